@@ -1,0 +1,22 @@
+// cunp/cunp.hpp: NumPy for NVIDIA GPUs. Include this one header.
+//
+// Compiled by a host compiler it gives the cpu backend; compiled by nvcc it adds the CUDA backend.
+#pragma once
+
+#include "cunp/config.hpp"
+#include "cunp/creation.hpp"
+#include "cunp/device.hpp"
+#include "cunp/dtype.hpp"
+#include "cunp/errors.hpp"
+#include "cunp/io.hpp"
+#include "cunp/manipulation.hpp"
+#include "cunp/memory.hpp"
+#include "cunp/ndarray.hpp"
+#include "cunp/print.hpp"
+#include "cunp/shape.hpp"
+#include "cunp/stream.hpp"
+#include "cunp/view.hpp"
+
+#if CUNP_HAS_CUDA
+#include "cunp/detail/cuda/cuda.cuh"
+#endif

@@ -1,0 +1,5 @@
+// cunp/detail/cuda/cuda.cuh: the CUDA backend, included by cunp.hpp only under nvcc.
+#pragma once
+#include "cunp/detail/cuda/cast.cuh"
+#include "cunp/detail/cuda/creation.cuh"
+#include "cunp/detail/cuda/runtime.cuh"

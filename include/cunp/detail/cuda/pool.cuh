@@ -1,0 +1,105 @@
+// cunp/detail/cuda/pool.cuh: device memory from a stream-ordered cudaMemPool per device.
+#pragma once
+#include <atomic>
+#include <cstdint>
+#include <limits>
+#include <mutex>
+
+#include "cunp/detail/cuda/check.cuh"
+
+namespace cunp::detail::cuda {
+
+struct device_pool {
+  cudaMemPool_t pool = nullptr;
+  std::atomic<std::size_t> used{0}, peak{0}, limit{0};
+};
+
+/// The pool of `dev`, created on first use. Freed blocks stay cached (release threshold: all)
+/// so that allocation after warm-up costs no driver call.
+inline device_pool& pool_of(int dev) {
+  static device_pool pools[64];
+  static std::once_flag once[64];
+  if (dev < 0 || dev >= 64) throw device_error("cuda:" + std::to_string(dev) + " is not supported");
+  std::call_once(once[dev], [dev] {
+    cudaMemPoolProps props{};
+    props.allocType = cudaMemAllocationTypePinned;
+    props.location.type = cudaMemLocationTypeDevice;
+    props.location.id = dev;
+    CUNP_CUDA_CHECK(cudaMemPoolCreate(&pools[dev].pool, &props));
+    std::uint64_t keep_all = std::numeric_limits<std::uint64_t>::max();
+    CUNP_CUDA_CHECK(cudaMemPoolSetAttribute(pools[dev].pool, cudaMemPoolAttrReleaseThreshold, &keep_all));
+  });
+  return pools[dev];
+}
+
+inline std::string bytes_str(std::size_t b) {
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%zu bytes (%.2f GiB)", b, double(b) / double(1ull << 30));
+  return buf;
+}
+
+inline void* allocate(int dev, std::size_t bytes) {
+  device_pool& p = pool_of(dev);
+  const std::size_t lim = p.limit.load();
+  if (lim && p.used.load() + bytes > lim)
+    throw out_of_memory(bytes, lim - std::min(lim, p.used.load()),
+                        "cuda:" + std::to_string(dev) + ": allocating " + bytes_str(bytes) +
+                            " would exceed the limit of " + bytes_str(lim) +
+                            " set by cunp::set_memory_limit (" + bytes_str(p.used.load()) + " in use)");
+  device_scope scope(dev);
+  const cudaStream_t st = current_stream(dev);
+  void* ptr = nullptr;
+  cudaError_t err = cudaMallocFromPoolAsync(&ptr, bytes, p.pool, st);
+  if (err == cudaErrorMemoryAllocation) {  // free the cache and retry once
+    cudaGetLastError();
+    CUNP_CUDA_CHECK(cudaDeviceSynchronize());
+    CUNP_CUDA_CHECK(cudaMemPoolTrimTo(p.pool, 0));
+    err = cudaMallocFromPoolAsync(&ptr, bytes, p.pool, st);
+  }
+  if (err == cudaErrorMemoryAllocation) {
+    cudaGetLastError();
+    std::size_t free_b = 0, total_b = 0;
+    cudaMemGetInfo(&free_b, &total_b);
+    throw out_of_memory(bytes, free_b,
+                        "cuda:" + std::to_string(dev) + ": out of memory allocating " +
+                            bytes_str(bytes) + "; " + bytes_str(free_b) + " free of " +
+                            bytes_str(total_b) + ", " + bytes_str(p.used.load()) +
+                            " held by cunp arrays");
+  }
+  CUNP_CUDA_CHECK(err);
+  const std::size_t now = p.used.fetch_add(bytes) + bytes;
+  std::size_t seen = p.peak.load();
+  while (now > seen && !p.peak.compare_exchange_weak(seen, now)) {
+  }
+  return ptr;
+}
+
+// Never throws: arrays are freed from destructors, possibly after the CUDA runtime has shut down.
+inline void deallocate(int dev, void* ptr, std::size_t bytes) noexcept {
+  pool_of(dev).used.fetch_sub(bytes);
+  int saved = dev;
+  cudaGetDevice(&saved);
+  if (saved != dev) cudaSetDevice(dev);
+  if (cudaFreeAsync(ptr, current_stream(dev)) != cudaSuccess) cudaGetLastError();
+  if (saved != dev) cudaSetDevice(saved);
+}
+
+inline memory_info memory_stats(int dev) {
+  device_pool& p = pool_of(dev);
+  std::uint64_t reserved = 0, in_use = 0;
+  CUNP_CUDA_CHECK(cudaMemPoolGetAttribute(p.pool, cudaMemPoolAttrReservedMemCurrent, &reserved));
+  CUNP_CUDA_CHECK(cudaMemPoolGetAttribute(p.pool, cudaMemPoolAttrUsedMemCurrent, &in_use));
+  return {p.used.load(), static_cast<std::size_t>(reserved - std::min(reserved, in_use)), p.peak.load(),
+          p.limit.load()};
+}
+
+inline void empty_cache(int dev) {
+  device_pool& p = pool_of(dev);
+  device_scope scope(dev);
+  CUNP_CUDA_CHECK(cudaDeviceSynchronize());
+  CUNP_CUDA_CHECK(cudaMemPoolTrimTo(p.pool, 0));
+}
+
+inline void set_memory_limit(int dev, std::size_t bytes) { pool_of(dev).limit.store(bytes); }
+
+}  // namespace cunp::detail::cuda

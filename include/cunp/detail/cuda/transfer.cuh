@@ -1,0 +1,79 @@
+// cunp/detail/cuda/transfer.cuh: host <-> device copies, through pinned staging for pageable memory.
+#pragma once
+#include <cstring>
+#include <mutex>
+
+#include "cunp/detail/cuda/check.cuh"
+
+namespace cunp::detail::cuda {
+
+/// Two page-locked buffers: while the DMA engine moves one, the CPU fills or drains the other.
+struct staging {
+  static constexpr std::size_t chunk = std::size_t(8) << 20;
+  static constexpr std::size_t direct = std::size_t(1) << 20;  // below this the driver's path wins
+  std::mutex mutex;
+  void* buf[2] = {nullptr, nullptr};
+  cudaEvent_t done[2] = {nullptr, nullptr};
+  void ensure() {
+    if (buf[0]) return;
+    for (int i = 0; i < 2; ++i) {
+      CUNP_CUDA_CHECK(cudaHostAlloc(&buf[i], chunk, cudaHostAllocPortable));
+      CUNP_CUDA_CHECK(cudaEventCreateWithFlags(&done[i], cudaEventDisableTiming));
+    }
+  }
+};
+inline staging& staging_buffers() {
+  static staging s;  // leaked at exit on purpose: the runtime may be gone by then
+  return s;
+}
+
+inline void copy_to_device(int dev, void* dst, const void* src, std::size_t bytes, bool src_pinned) {
+  device_scope scope(dev);
+  const cudaStream_t st = current_stream(dev);
+  if (src_pinned || bytes <= staging::direct) {
+    CUNP_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, st));
+    CUNP_CUDA_CHECK(cudaStreamSynchronize(st));  // the caller may reuse the host memory now
+    return;
+  }
+  staging& s = staging_buffers();
+  std::lock_guard lock(s.mutex);
+  s.ensure();
+  for (std::size_t pos = 0, i = 0; pos < bytes; pos += staging::chunk, i ^= 1) {
+    const std::size_t n = std::min(staging::chunk, bytes - pos);
+    CUNP_CUDA_CHECK(cudaEventSynchronize(s.done[i]));
+    std::memcpy(s.buf[i], static_cast<const char*>(src) + pos, n);
+    CUNP_CUDA_CHECK(cudaMemcpyAsync(static_cast<char*>(dst) + pos, s.buf[i], n,
+                                    cudaMemcpyHostToDevice, st));
+    CUNP_CUDA_CHECK(cudaEventRecord(s.done[i], st));
+  }
+  CUNP_CUDA_CHECK(cudaStreamSynchronize(st));
+}
+
+inline void copy_to_host(int dev, void* dst, const void* src, std::size_t bytes, bool dst_pinned) {
+  device_scope scope(dev);
+  const cudaStream_t st = current_stream(dev);
+  if (dst_pinned || bytes <= staging::direct) {
+    CUNP_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, st));
+    CUNP_CUDA_CHECK(cudaStreamSynchronize(st));
+    return;
+  }
+  staging& s = staging_buffers();
+  std::lock_guard lock(s.mutex);
+  s.ensure();
+  const std::size_t chunks = (bytes + staging::chunk - 1) / staging::chunk;
+  auto issue = [&](std::size_t c) {
+    const std::size_t pos = c * staging::chunk, n = std::min(staging::chunk, bytes - pos);
+    CUNP_CUDA_CHECK(cudaMemcpyAsync(s.buf[c & 1], static_cast<const char*>(src) + pos, n,
+                                    cudaMemcpyDeviceToHost, st));
+    CUNP_CUDA_CHECK(cudaEventRecord(s.done[c & 1], st));
+  };
+  issue(0);
+  for (std::size_t c = 0; c < chunks; ++c) {
+    CUNP_CUDA_CHECK(cudaEventSynchronize(s.done[c & 1]));
+    if (c + 1 < chunks) issue(c + 1);  // the DMA of the next chunk overlaps this memcpy
+    const std::size_t pos = c * staging::chunk, n = std::min(staging::chunk, bytes - pos);
+    std::memcpy(static_cast<char*>(dst) + pos, s.buf[c & 1], n);
+  }
+}
+
+}  // namespace cunp::detail::cuda

@@ -1,0 +1,60 @@
+// cunp/detail/layout.hpp: turning shapes and strides into the compact form loops and kernels use.
+#pragma once
+#include <algorithm>
+#include <array>
+#include <string>
+
+#include "cunp/detail/runtime.hpp"
+#include "cunp/errors.hpp"
+#include "cunp/shape.hpp"
+
+namespace cunp::detail {
+
+/// A shape shared by N operands with their element strides, simplified: dimensions of extent 1
+/// dropped and neighbours merged wherever every operand steps through them as one dimension.
+/// The element order is C order of the original shape, so outputs and inputs stay matched.
+template <std::size_t N> struct loop_layout {
+  strided_shape shape{};
+  std::array<std::array<std::int64_t, max_dims>, N> strides{};
+  std::int64_t size = 1;
+};
+
+template <std::size_t N>
+loop_layout<N> make_loop_layout(const shape_t& shape, const std::array<const strides_t*, N>& ops) {
+  loop_layout<N> out;
+  int nd = 0;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    out.size *= shape[d];
+    if (shape[d] == 1) continue;
+    bool merge = nd > 0;
+    for (std::size_t k = 0; k < N && merge; ++k)
+      merge = out.strides[k][nd - 1] == (*ops[k])[d] * shape[d];
+    if (merge) {
+      out.shape.extent[nd - 1] *= shape[d];
+      for (std::size_t k = 0; k < N; ++k) out.strides[k][nd - 1] = (*ops[k])[d];
+      continue;
+    }
+    if (nd == max_dims)
+      throw value_error("cunp supports at most " + std::to_string(max_dims) +
+                        " dimensions that cannot be merged; this array has more");
+    out.shape.extent[nd] = shape[d];
+    for (std::size_t k = 0; k < N; ++k) out.strides[k][nd] = (*ops[k])[d];
+    ++nd;
+  }
+  out.shape.ndim = nd;
+  return out;
+}
+
+/// Element range [lo, hi] (inclusive, relative to the first element) that a view touches.
+inline std::pair<std::int64_t, std::int64_t> element_span(const shape_t& shape,
+                                                          const strides_t& strides) {
+  std::int64_t lo = 0, hi = 0;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    if (shape[d] == 0) return {0, -1};
+    const std::int64_t reach = (shape[d] - 1) * strides[d];
+    (reach < 0 ? lo : hi) += reach;
+  }
+  return {lo, hi};
+}
+
+}  // namespace cunp::detail

@@ -1,0 +1,90 @@
+// cunp/memory.hpp: the storage behind arrays, and the device memory pool's controls.
+#pragma once
+#include <cstddef>
+#include <memory>
+#include <new>
+#include <string>
+
+#include "cunp/device.hpp"
+
+namespace cunp {
+
+namespace detail {
+
+/// One allocation, shared by every array and view of it.
+struct buffer {
+  enum class origin : std::uint8_t { host, pinned, device_pool, foreign };
+  void* ptr = nullptr;
+  std::size_t bytes = 0;
+  cunp::device dev;
+  origin how = origin::host;
+  std::shared_ptr<const void> owner;  // keeps foreign memory alive (adapt), may be empty
+
+  buffer() = default;
+  buffer(const buffer&) = delete;
+  buffer& operator=(const buffer&) = delete;
+  ~buffer() {
+    if (!ptr) return;
+    switch (how) {
+      case origin::host: ::operator delete(ptr, std::align_val_t(64)); break;
+      case origin::pinned: gpu()->deallocate_pinned(ptr); break;
+      case origin::device_pool: gpu()->deallocate(dev.index(), ptr, bytes); break;
+      case origin::foreign: break;
+    }
+  }
+  [[nodiscard]] bool pinned() const { return how == origin::pinned; }
+};
+
+/// Fresh storage of `bytes` on `dev`: 64-byte aligned host memory, or pool memory on the GPU.
+inline std::shared_ptr<buffer> allocate(device dev, std::size_t bytes) {
+  check_device(dev);
+  auto b = std::make_shared<buffer>();
+  b->dev = dev;
+  b->bytes = bytes;
+  if (bytes == 0) return b;
+  if (dev.is_cpu()) {
+    b->ptr = ::operator new(bytes, std::align_val_t(64));
+  } else {
+    b->ptr = gpu()->allocate(dev.index(), bytes);
+    b->how = buffer::origin::device_pool;
+  }
+  return b;
+}
+
+/// Page-locked host storage (fast, asynchronous transfers); plain host memory without CUDA.
+inline std::shared_ptr<buffer> allocate_pinned(std::size_t bytes) {
+  if (!gpu() || bytes == 0) return allocate(cpu, bytes);
+  auto b = std::make_shared<buffer>();
+  b->bytes = bytes;
+  b->ptr = gpu()->allocate_pinned(bytes);
+  b->how = buffer::origin::pinned;
+  return b;
+}
+
+inline void check_synchronize_allowed(const char* what) {
+  if (!synchronize_allowed())
+    throw device_error(std::string(what) +
+                       " waits for the GPU, but cunp::allow_synchronize(false) is in effect");
+}
+
+}  // namespace detail
+
+/// Bytes in use, cached by the pool, and the peak in use, on `dev` (zeros on the cpu).
+[[nodiscard]] inline memory_info memory_stats(device dev) {
+  detail::check_device(dev);
+  return dev.is_cpu() ? memory_info{} : detail::gpu()->memory_stats(dev.index());
+}
+/// Returns the pool's cached, unused device memory to the driver (cupy: free_all_blocks).
+inline void empty_cache(device dev) {
+  detail::check_device(dev);
+  if (dev.is_cuda()) detail::gpu()->empty_cache(dev.index());
+}
+/// Caps the bytes that arrays may hold on `dev` (0 removes the cap); beyond it allocations throw
+/// out_of_memory (cupy: MemoryPool.set_limit).
+inline void set_memory_limit(device dev, std::size_t bytes) {
+  detail::check_device(dev);
+  if (dev.is_cpu()) throw value_error("set_memory_limit: the cpu has no memory pool to limit");
+  detail::gpu()->set_memory_limit(dev.index(), bytes);
+}
+
+}  // namespace cunp

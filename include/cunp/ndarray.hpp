@@ -1,0 +1,272 @@
+// cunp/ndarray.hpp: ndarray<T>, a handle to shared, strided storage on one device.
+#pragma once
+#include <memory>
+#include <numeric>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "cunp/detail/cpu/loops.hpp"
+#include "cunp/dtype.hpp"
+#include "cunp/memory.hpp"
+#include "cunp/shape.hpp"
+
+namespace cunp {
+
+template <element_type Elem> class ndarray;
+
+namespace detail {
+template <class To, class From>
+void cast_into(host_backend, const ndarray<To>& dst, const ndarray<From>& src);
+template <class Elem> void copy_same(const ndarray<Elem>& dst, const ndarray<Elem>& src);
+}  // namespace detail
+
+/// numpy.ndarray: shape, element strides, offset and device over shared storage. Copying the
+/// handle aliases (`b = a` shares data); views share storage; copy() is a deep copy. Element
+/// access goes through to_vector()/item() or operations, since the data may live on a GPU.
+template <element_type Elem> class ndarray {
+ public:
+  using value_type = Elem;
+
+  /// An empty 1-d array of shape (0,) on the cpu.
+  ndarray() : shape_{0}, strides_{1} { buf_ = detail::allocate(cpu, 0); }
+  /// A view of `buf`: element offset, shape and element strides (no check, no copy).
+  ndarray(std::shared_ptr<detail::buffer> buf, index_t offset, shape_t shape, strides_t strides)
+      : buf_(std::move(buf)), offset_(offset), shape_(std::move(shape)), strides_(std::move(strides)) {}
+  /// A fresh C-ordered array of `shape` on `dev`, uninitialised (numpy.empty).
+  ndarray(const shape_t& shape, cunp::device dev)
+      : ndarray(detail::allocate(dev, static_cast<std::size_t>(shape_size(shape)) * sizeof(Elem)), 0,
+                shape, c_strides(shape)) {}
+
+  [[nodiscard]] const shape_t& shape() const { return shape_; }
+  [[nodiscard]] const strides_t& strides() const { return strides_; }
+  [[nodiscard]] index_t offset() const { return offset_; }
+  [[nodiscard]] int ndim() const { return static_cast<int>(shape_.size()); }
+  [[nodiscard]] index_t size() const {
+    return std::accumulate(shape_.begin(), shape_.end(), index_t{1}, std::multiplies<>());
+  }
+  [[nodiscard]] cunp::device device() const { return buf_->dev; }
+  [[nodiscard]] static constexpr std::size_t itemsize() { return sizeof(Elem); }
+  [[nodiscard]] std::size_t nbytes() const { return static_cast<std::size_t>(size()) * sizeof(Elem); }
+  [[nodiscard]] static constexpr cunp::dtype dtype() { return dtype_of_v<Elem>; }
+  /// C-contiguous (numpy's flags.c_contiguous): extents of 1 may carry any stride.
+  [[nodiscard]] bool is_contiguous() const {
+    index_t expect = 1;
+    for (std::size_t d = shape_.size(); d-- > 0;) {
+      if (shape_[d] == 0) return true;
+      if (shape_[d] != 1 && strides_[d] != expect) return false;
+      expect *= shape_[d];
+    }
+    return true;
+  }
+  /// The first element (a host or a device pointer).
+  [[nodiscard]] Elem* data() const { return static_cast<Elem*>(buf_->ptr) + offset_; }
+  [[nodiscard]] const std::shared_ptr<detail::buffer>& storage() const { return buf_; }
+
+  /// A C-ordered copy on `dev`, or this same handle when it is already there.
+  [[nodiscard]] ndarray to(cunp::device dev) const {
+    if (dev == device()) return *this;
+    detail::check_device(dev);
+    const ndarray src = is_contiguous() ? *this : copy();
+    ndarray out(shape_, dev);
+    if (nbytes() == 0) return out;
+    if (dev.is_cuda() && src.device().is_cpu()) {
+      detail::gpu()->copy_to_device(dev.index(), out.data(), src.data(), nbytes(), src.buf_->pinned());
+    } else if (dev.is_cpu()) {
+      detail::check_synchronize_allowed("ndarray::to(cpu)");
+      detail::gpu()->copy_to_host(src.device().index(), out.data(), src.data(), nbytes(), false);
+    } else {  // between two GPUs, through the host
+      return src.to(cpu).to(dev);
+    }
+    return out;
+  }
+
+  /// The elements in C order, on the host (waits for the device).
+  [[nodiscard]] std::vector<Elem> to_vector() const {
+    const ndarray h = to(cpu);
+    const ndarray c = h.is_contiguous() ? h : h.copy();
+    return std::vector<Elem>(c.data(), c.data() + c.size());
+  }
+
+  /// The one element of a size-1 array (numpy.ndarray.item; waits for the device).
+  [[nodiscard]] Elem item() const {
+    if (size() != 1)
+      throw value_error("can only convert an array of size 1 to a scalar, not of shape " +
+                        shape_str(shape_));
+    if (device().is_cpu()) return *data();
+    detail::check_synchronize_allowed("ndarray::item");
+    Elem v;
+    detail::gpu()->copy_to_host(device().index(), &v, data(), sizeof(Elem), false);
+    return v;
+  }
+
+  /// A deep, C-ordered copy on the same device.
+  [[nodiscard]] ndarray copy() const {
+    ndarray out(shape_, device());
+    detail::copy_same(out, *this);
+    return out;
+  }
+
+  /// numpy.ndarray.astype(U): a converted C-ordered copy (always a new array, as NumPy's default).
+  template <class U, class Backend = detail::compiled_backend>
+  [[nodiscard]] ndarray<U> astype() const {
+    ndarray<U> out(shape_, device());
+    cast_into(Backend{}, out, *this);  // unqualified: ADL finds the CUDA overload under nvcc
+    return out;
+  }
+
+  /// Sets every element to v (numpy.ndarray.fill). Writes through the handle, as views do.
+  void fill(const Elem& v) const {
+    const auto l = detail::make_loop_layout<1>(shape_, {&strides_});
+    if (device().is_cpu()) {
+      Elem* p = data();
+      detail::host::for_each_row(l, [&](const auto& off, index_t n, const auto& st) {
+        for (index_t i = 0; i < n; ++i) p[off[0] + i * st[0]] = v;
+      });
+    } else if (l.size > 0) {
+      detail::strided_operand dst{data(), {}};
+      std::copy(l.strides[0].begin(), l.strides[0].end(), dst.strides);
+      detail::gpu()->fill(device().index(), sizeof(Elem), l.shape, dst, &v);
+    }
+  }
+
+  /// numpy.reshape: a view when the strides allow it, else a C-ordered copy. One extent may be -1.
+  [[nodiscard]] ndarray reshape(shape_t new_shape) const {
+    index_t known = 1;
+    int unknown = -1;
+    for (std::size_t d = 0; d < new_shape.size(); ++d) {
+      if (new_shape[d] == -1) {
+        if (unknown >= 0) throw value_error("can only specify one unknown dimension");
+        unknown = static_cast<int>(d);
+      } else if (new_shape[d] < 0) {
+        throw value_error("negative dimensions are not allowed: shape " + shape_str(new_shape));
+      } else {
+        known *= new_shape[d];
+      }
+    }
+    if (unknown >= 0 && known != 0 && size() % known == 0) new_shape[unknown] = size() / known;
+    if ((unknown >= 0 && (known == 0 || size() % known != 0)) || (unknown < 0 && known != size())) {
+      shape_t shown = new_shape;
+      throw shape_error("cannot reshape array of size " + std::to_string(size()) + " into shape " +
+                        shape_str(shown));
+    }
+    if (strides_t st; nocopy_strides(new_shape, st)) return ndarray(buf_, offset_, new_shape, st);
+    return copy().reshape(std::move(new_shape));
+  }
+
+  /// The transpose (all axes reversed), a view (numpy.ndarray.T).
+  [[nodiscard]] ndarray T() const {
+    return ndarray(buf_, offset_, shape_t(shape_.rbegin(), shape_.rend()),
+                   strides_t(strides_.rbegin(), strides_.rend()));
+  }
+
+ private:
+  // NumPy's _attempt_nocopy_reshape: strides for new_shape over the same elements, if any.
+  bool nocopy_strides(const shape_t& new_shape, strides_t& out) const {
+    out.assign(new_shape.size(), 0);
+    if (size() == 0 || is_contiguous()) {
+      out = c_strides(new_shape);
+      return true;
+    }
+    shape_t od;
+    strides_t os;
+    for (std::size_t d = 0; d < shape_.size(); ++d)
+      if (shape_[d] != 1) {
+        od.push_back(shape_[d]);
+        os.push_back(strides_[d]);
+      }
+    std::size_t oi = 0, oj = 1, ni = 0, nj = 1;
+    while (ni < new_shape.size() && oi < od.size()) {
+      index_t np = new_shape[ni], op = od[oi];
+      while (np != op) {
+        if (np < op) np *= new_shape[nj++];
+        else op *= od[oj++];
+      }
+      for (std::size_t ok = oi; ok + 1 < oj; ++ok)
+        if (os[ok] != od[ok + 1] * os[ok + 1]) return false;
+      out[nj - 1] = os[oj - 1];
+      for (std::size_t nk = nj - 1; nk > ni; --nk) out[nk - 1] = out[nk] * new_shape[nk];
+      ni = nj++;
+      oi = oj++;
+    }
+    const index_t last = ni > 0 ? out[ni - 1] : 1;
+    for (std::size_t nk = ni; nk < new_shape.size(); ++nk) out[nk] = last;
+    return true;
+  }
+
+  std::shared_ptr<detail::buffer> buf_;
+  index_t offset_ = 0;
+  shape_t shape_;
+  strides_t strides_;
+};
+
+namespace detail {
+
+/// Two-operand loop layout of dst and src (src already of dst's shape, strides may be 0).
+template <class A, class B>
+loop_layout<2> pair_layout(const ndarray<A>& dst, const ndarray<B>& src) {
+  return make_loop_layout<2>(dst.shape(), {&dst.strides(), &src.strides()});
+}
+
+template <std::size_t N>
+strided_operand operand(void* data, const loop_layout<N>& l, std::size_t k) {
+  strided_operand op{data, {}};
+  std::copy(l.strides[k].begin(), l.strides[k].end(), op.strides);
+  return op;
+}
+
+/// Element-wise copy of src into dst, same dtype and device, src of dst's shape (broadcast
+/// strides allowed). Overlapping views are handled by the caller (copyto).
+template <class Elem> void copy_same(const ndarray<Elem>& dst, const ndarray<Elem>& src) {
+  check_same_device(dst.device(), src.device(), "copy");
+  const auto l = pair_layout(dst, src);
+  if (l.size == 0) return;
+  if (dst.device().is_cpu()) {
+    host::map_strided(dst.data(), src.data(), l, [](const Elem& v) { return v; });
+  } else {
+    gpu()->copy_strided(dst.device().index(), sizeof(Elem), l.shape, operand(dst.data(), l, 0),
+                        operand(src.data(), l, 1));
+  }
+}
+
+/// The cpu backend's astype/copyto cast; a GPU array here needs a translation unit built by nvcc.
+template <class To, class From>
+void cast_into(host_backend, const ndarray<To>& dst, const ndarray<From>& src) {
+  check_same_device(dst.device(), src.device(), "astype");
+  if constexpr (std::is_same_v<To, From>) {
+    copy_same(dst, src);
+  } else {
+    if (dst.device().is_cuda())
+      throw device_error("casting " + std::string(dtype_name_v<From>) + " to " +
+                         std::string(dtype_name_v<To>) + " on " + dst.device().str() +
+                         " runs a CUDA kernel, but this translation unit was compiled without "
+                         "nvcc: compile it as CUDA, or cast on cunp::cpu");
+    host::map_strided(dst.data(), src.data(), pair_layout(dst, src),
+                     [](const From& v) { return convert<To>(v); });
+  }
+}
+
+}  // namespace detail
+
+/// Wraps memory that cunp does not own (numpy.frombuffer / cupy's UnownedMemory): `data` is the
+/// first element, strides count elements (C order when empty). `owner`, if given, is kept alive
+/// as long as any array uses the memory; otherwise the caller keeps it alive.
+template <element_type T>
+[[nodiscard]] ndarray<T> adapt(T* data, const shape_t& shape, strides_t strides = {},
+                               device dev = cpu, std::shared_ptr<const void> owner = {}) {
+  detail::check_device(dev);
+  shape_size(shape);
+  if (strides.empty()) strides = c_strides(shape);
+  if (strides.size() != shape.size())
+    throw shape_error("adapt: " + std::to_string(strides.size()) + " strides given for shape " +
+                      shape_str(shape));
+  if (!data && shape_size(shape) != 0) throw value_error("adapt: null pointer for a non-empty array");
+  auto b = std::make_shared<detail::buffer>();
+  b->ptr = data;
+  b->dev = dev;
+  b->how = detail::buffer::origin::foreign;
+  b->owner = std::move(owner);
+  return ndarray<T>(std::move(b), 0, shape, std::move(strides));
+}
+
+}  // namespace cunp
