@@ -60,12 +60,9 @@ template <element_type T>
   if (shape_size(shape) != static_cast<index_t>(values.size()))
     throw shape_error("cannot reshape array of size " + std::to_string(values.size()) +
                       " into shape " + shape_str(shape));
-  if (dev.is_cpu()) {
-    ndarray<T> a(shape, cpu);
-    std::copy(values.begin(), values.end(), a.data());
-    return a;
-  }
-  return adapt(const_cast<T*>(values.data()), shape).to(dev);
+  ndarray<T> a(shape, cpu);
+  std::copy(values.begin(), values.end(), a.data());  // element-wise: std::vector<bool> has no data()
+  return a.to(dev);
 }
 template <element_type T>
 [[nodiscard]] ndarray<T> asarray(std::initializer_list<T> values, device dev = default_device()) {

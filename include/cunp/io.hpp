@@ -1,0 +1,3 @@
+// cunp/io.hpp: (being written)
+#pragma once
+#include "cunp/ndarray.hpp"

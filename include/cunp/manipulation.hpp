@@ -1,0 +1,3 @@
+// cunp/manipulation.hpp: (being written)
+#pragma once
+#include "cunp/ndarray.hpp"

@@ -1,0 +1,3 @@
+// cunp/print.hpp: (being written)
+#pragma once
+#include "cunp/ndarray.hpp"

@@ -1,0 +1,3 @@
+// cunp/view.hpp: (being written)
+#pragma once
+#include "cunp/ndarray.hpp"
