@@ -2,6 +2,7 @@
 // identity, asarray, array, diag, tri, tril, triu, meshgrid.
 #pragma once
 #include <cmath>
+#include <concepts>
 #include <initializer_list>
 #include <string>
 #include <type_traits>
@@ -103,6 +104,8 @@ ndarray<T> array_from(const nested_t<T, N>& list, device dev) {
 }  // namespace detail
 
 /// numpy.array from (nested) initializer lists: array<int>({{1, 2}, {3, 4}}) has shape (2, 2).
+/// A one-element innermost list ({{{1}, {2}}}) is ambiguous in C++ (braces around a scalar are
+/// allowed); build such shapes with asarray(values, shape).
 template <element_type T> [[nodiscard]] ndarray<T> array(const T& scalar, device dev = default_device()) {
   return asarray(std::vector<T>{scalar}, {}, dev);
 }
@@ -301,7 +304,7 @@ template <element_type T>
   }
   return out;
 }
-template <element_type T, class... More>
+template <element_type T, std::same_as<ndarray<T>>... More>
 [[nodiscard]] std::vector<ndarray<T>> meshgrid(const ndarray<T>& x, const More&... more) {
   return meshgrid(std::vector<ndarray<T>>{x, more...});
 }

@@ -1,0 +1,166 @@
+// Creation: empty/zeros/ones/full, *_like, arange, linspace, eye, identity, asarray, array,
+// diag, tri, tril, triu, meshgrid; checked against NumPy and across backends.
+#include "cunp_test.hpp"
+
+using namespace cunp_test;
+using cunp::cpu;
+
+namespace {
+template <class T> void check_golden(const std::string& name, const ndarray<T>& got) {
+  INFO("golden case " << name);
+  require_close(got.to(cpu), golden<T>("creation_" + name));
+}
+}  // namespace
+
+TEMPLATE_TEST_CASE("zeros, ones, full and the *_like family", "[creation]", bool, std::int8_t,
+                   std::uint16_t, std::int32_t, std::uint64_t, cunp::float16, cunp::bfloat16,
+                   float, double, cunp::complex64, cunp::complex128) {
+  on_every_backend([](cunp::device dev) {
+    const TestType seven = cunp::detail::convert<TestType>(7);
+    require_values<TestType>(cunp::zeros<TestType>({2, 2}, dev), std::vector<TestType>(4, TestType(0)), {2, 2});
+    require_values<TestType>(cunp::ones<TestType>({3}, dev), std::vector<TestType>(3, TestType(1)), {3});
+    require_values<TestType>(cunp::full<TestType>({2, 1, 2}, seven, dev), std::vector<TestType>(4, seven), {2, 1, 2});
+    const auto base = cunp::full<TestType>({4, 2}, seven, dev);
+    REQUIRE(cunp::empty_like(base).shape() == shape_t{4, 2});
+    REQUIRE(cunp::empty_like(base).device() == dev);
+    require_equal(cunp::zeros_like(base).to(cpu), cunp::zeros<TestType>({4, 2}, cpu));
+    require_equal(cunp::ones_like(base).to(cpu), cunp::ones<TestType>({4, 2}, cpu));
+    require_equal(cunp::full_like(base, seven).to(cpu), base.to(cpu));
+    require_equal(cunp::zeros_like<double>(base).to(cpu), cunp::zeros<double>({4, 2}, cpu));
+    REQUIRE(cunp::zeros<TestType>({0, 5}, dev).size() == 0);
+    REQUIRE(cunp::full<TestType>({}, seven, dev).item() == seven);
+  });
+}
+
+TEST_CASE("full writes special values", "[creation]") {
+  on_every_backend([](cunp::device dev) {
+    const auto n = cunp::full<float>({3}, NAN, dev).to_vector();
+    REQUIRE(std::isnan(n[2]));
+    REQUIRE(cunp::full<double>({2}, -INFINITY, dev).to_vector()[1] == -INFINITY);
+    REQUIRE(std::signbit(cunp::full<float>({5}, -0.0f, dev).to_vector()[4]));
+    REQUIRE(cunp::full<std::int64_t>({2}, INT64_MIN, dev).to_vector()[1] == INT64_MIN);
+  });
+}
+
+TEMPLATE_TEST_CASE("arange matches NumPy", "[creation][arange]", std::int8_t, std::int16_t,
+                   std::int32_t, std::int64_t, std::uint8_t, std::uint16_t, std::uint32_t,
+                   std::uint64_t, cunp::float16, float, double) {
+  struct c { const char* name; double a, b, s; bool fractional; };
+  const c cases[] = {{"0_10_1", 0, 10, 1, false},      {"2_17_3", 2, 17, 3, false},
+                     {"10_0_m2", 10, 0, -2, false},    {"0_1_0p1", 0, 1, 0.1, true},
+                     {"m1_1_0p25", -1, 1, 0.25, true}, {"5_5_1", 5, 5, 1, false},
+                     {"0_100_7", 0, 100, 7, false},    {"0p5_3_0p5", 0.5, 3, 0.5, true},
+                     {"1_m1_m0p3", 1, -1, -0.3, true}};
+  const std::string tname(cunp::dtype_name_v<TestType>);
+  on_every_backend([&](cunp::device dev) {
+    for (const c& k : cases) {
+      const bool is_float = cunp::is_floating_v<TestType>;
+      if (!is_float && (k.fractional || (std::is_unsigned_v<TestType> && std::min(k.a, k.b) < 0))) continue;
+      check_golden("arange_" + std::string(k.name) + "_" + tname, cunp::arange<TestType>(k.a, k.b, k.s, dev));
+    }
+    check_golden("arange_0_10_1_" + tname, cunp::arange<TestType>(10, dev));
+  });
+}
+
+TEMPLATE_TEST_CASE("linspace matches NumPy", "[creation][linspace]", cunp::float16, float, double,
+                   std::int32_t, std::int64_t) {
+  struct c { const char* name; double a, b; index_t n; bool endpoint; };
+  const c cases[] = {{"0_1_5_t", 0, 1, 5, true},      {"0_1_5_f", 0, 1, 5, false},
+                     {"m3_7_11_t", -3, 7, 11, true},  {"1_1_4_t", 1, 1, 4, true},
+                     {"0_1_1_t", 0, 1, 1, true},      {"0_1_0_t", 0, 1, 0, true},
+                     {"2_m2_7_f", 2, -2, 7, false},   {"0_10_50_t", 0, 10, 50, true},
+                     {"1e10_1e10p1_3_t", 1e10, 1e10 + 1, 3, true}};
+  const std::string tname(cunp::dtype_name_v<TestType>);
+  on_every_backend([&](cunp::device dev) {
+    for (const c& k : cases) {
+      if (k.a == 1e10 && (tname == "float16" || tname == "int32")) continue;
+      check_golden("linspace_" + std::string(k.name) + "_" + tname,
+                   cunp::linspace<TestType>(k.a, k.b, k.n, k.endpoint, dev));
+    }
+  });
+}
+
+TEST_CASE("eye, identity and tri match NumPy", "[creation]") {
+  const index_t cases[][3] = {{3, 3, 0}, {3, 4, 1}, {4, 3, -1}, {2, 5, 7}, {5, 2, -9}, {0, 0, 0}, {1, 1, 0}, {3, 5, -2}};
+  on_every_backend([&](cunp::device dev) {
+    for (const auto& k : cases) {
+      const std::string suffix = std::to_string(k[0]) + "_" + std::to_string(k[1]) + "_" + std::to_string(k[2]);
+      check_golden("eye_" + suffix, cunp::eye<float>(k[0], k[1], k[2], dev));
+      check_golden("tri_" + suffix, cunp::tri<std::int32_t>(k[0], k[1], k[2], dev));
+    }
+    require_equal(cunp::identity<cunp::complex64>(3, dev).to(cpu), cunp::eye<cunp::complex64>(3, 3, 0, cpu));
+    REQUIRE(cunp::eye<double>(4, -1, 0, dev).shape() == shape_t{4, 4});
+  });
+}
+
+TEST_CASE("tril and triu match NumPy, also on views", "[creation]") {
+  const auto src = golden<double>("creation_tril_src");
+  on_every_backend([&](cunp::device dev) {
+    const auto a = src.to(dev);
+    for (index_t k : {-2, -1, 0, 1, 3}) {
+      check_golden("tril_" + std::to_string(k), cunp::tril(a, k));
+      check_golden("triu_" + std::to_string(k), cunp::triu(a, k));
+    }
+    check_golden("tril_1d", cunp::tril(cunp::arange<std::int64_t>(1, 5, 1, dev)));
+    // A transposed (non-contiguous) input: tril of a.T equals tril of its copy.
+    const auto t = a.reshape({6, 4}).T();
+    require_equal(cunp::tril(t, 1).to(cpu), cunp::tril(t.copy(), 1).to(cpu));
+    REQUIRE_THROWS_AS(cunp::tril(cunp::full<double>({}, 1.0, dev)), cunp::value_error);
+  });
+}
+
+TEST_CASE("diag builds and extracts diagonals like NumPy", "[creation]") {
+  on_every_backend([](cunp::device dev) {
+    const auto v = cunp::asarray<double>({1.5, -2.0, 3.25}, {}, dev);
+    for (index_t k : {-2, 0, 1}) check_golden("diag_1d_" + std::to_string(k), cunp::diag(v, k));
+    const auto m = cunp::arange<std::int32_t>(0, 12, 1, dev).reshape({3, 4});
+    for (index_t k : {-3, -1, 0, 2, 4}) check_golden("diag_2d_" + std::to_string(k), cunp::diag(m, k));
+    // Extracting from a reversed view follows the view's element order.
+    const auto rev = cunp::ndarray<double>(v.storage(), 2, {3}, {-1});
+    require_values<double>(cunp::diag(cunp::diag(rev)), {3.25, -2.0, 1.5}, {3});
+    REQUIRE_THROWS_WITH(cunp::diag(cunp::zeros<int>({2, 2, 2}, dev)), "Input must be 1- or 2-d.");
+  });
+}
+
+TEST_CASE("meshgrid matches NumPy for xy and ij indexing", "[creation]") {
+  on_every_backend([](cunp::device dev) {
+    const auto x = cunp::arange<float>(0, 3, 1, dev), y = cunp::arange<float>(10, 14, 1, dev);
+    const auto z = cunp::asarray<float>({-1, 1}, {}, dev);
+    for (const std::string ind : {"xy", "ij"}) {
+      const auto g3 = cunp::meshgrid<float>({x, y, z}, ind);
+      for (int i = 0; i < 3; ++i) check_golden("meshgrid3_" + ind + "_" + std::to_string(i), g3[i]);
+      const auto g2 = cunp::meshgrid<float>({x, y}, ind);
+      for (int i = 0; i < 2; ++i) check_golden("meshgrid2_" + ind + "_" + std::to_string(i), g2[i]);
+    }
+    const auto g = cunp::meshgrid(x, y);  // variadic form, default "xy"
+    REQUIRE(g[0].shape() == shape_t{4, 3});
+    REQUIRE_THROWS_AS(cunp::meshgrid<float>({x}, "yx"), cunp::value_error);
+  });
+}
+
+TEST_CASE("asarray and array from host data", "[creation]") {
+  on_every_backend([](cunp::device dev) {
+    require_values<int>(cunp::array<int>({{1, 2, 3}, {4, 5, 6}}, dev), {1, 2, 3, 4, 5, 6}, {2, 3});
+    require_values<float>(cunp::array<float>({{{1, 2}}, {{3, 4}}}, dev), {1, 2, 3, 4}, {2, 1, 2});
+    require_values<bool>(cunp::array<bool>({true, false}, dev), {true, false}, {2});
+    require_values<double>(cunp::array<double>(2.5, dev), {2.5}, {});
+    require_values<std::int64_t>(cunp::asarray<std::int64_t>({1, 2, 3, 4, 5, 6}, {3, 2}, dev),
+                                 {1, 2, 3, 4, 5, 6}, {3, 2});
+    const auto a = cunp::asarray({1.f, 2.f, 3.f}, dev);
+    REQUIRE(a.shape() == shape_t{3});
+    REQUIRE(cunp::asarray(a, cpu).device() == cpu);
+    REQUIRE(cunp::array<int>(cunp::detail::nested_t<int, 2>{}, dev).shape() == shape_t{0, 0});
+    REQUIRE_THROWS_WITH(cunp::array<int>({{1, 2}, {3}}, dev),
+                        Catch::Contains("inhomogeneous shape after 1 dimensions"));
+    REQUIRE_THROWS_AS(cunp::asarray<int>({1, 2, 3}, {2, 2}, dev), cunp::shape_error);
+  });
+}
+
+TEST_CASE("creation rejects bad sizes and steps", "[creation][errors]") {
+  REQUIRE_THROWS_WITH(cunp::zeros<float>({2, -1}, cpu), "negative dimensions are not allowed: shape (2, -1)");
+  REQUIRE_THROWS_AS(cunp::eye<float>(-1, -1, 0, cpu), cunp::value_error);
+  REQUIRE_THROWS_AS(cunp::arange<float>(0, 10, 0, cpu), cunp::value_error);
+  REQUIRE_THROWS_AS(cunp::arange<float>(0, INFINITY, 1, cpu), cunp::value_error);
+  REQUIRE_THROWS_AS(cunp::arange<double>(0, 1e300, 1e-300, cpu), cunp::value_error);
+  REQUIRE_THROWS_WITH(cunp::linspace<float>(0, 1, -1, true, cpu), "Number of samples, -1, must be non-negative.");
+}
