@@ -153,3 +153,15 @@ TEST_CASE("devices: names, parsing, mixing and unavailable GPUs", "[device][erro
   cunp::set_default_device(before);
   if (!CUNP_HAS_CUDA) REQUIRE(before == cpu);  // a g++-only program has the cpu backend alone
 }
+
+// Run by ctest with CUNP_DEVICE set (hidden otherwise): the default device follows it.
+TEST_CASE("CUNP_DEVICE overrides the default device", "[.env]") {
+  const char* expect = std::getenv("CUNP_TEST_EXPECT_DEFAULT");
+  REQUIRE(expect != nullptr);
+  if (std::string(expect) == "error") {
+    REQUIRE_THROWS_AS(cunp::default_device(), cunp::error);
+  } else {
+    REQUIRE(cunp::default_device().str() == expect);
+    REQUIRE(cunp::zeros<float>({2}).device().str() == expect);
+  }
+}
