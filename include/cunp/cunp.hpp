@@ -13,8 +13,10 @@
 #include "cunp/memory.hpp"
 #include "cunp/ndarray.hpp"
 #include "cunp/print.hpp"
+#include "cunp/promotion.hpp"
 #include "cunp/shape.hpp"
 #include "cunp/stream.hpp"
+#include "cunp/ufunc.hpp"
 #include "cunp/view.hpp"
 
 #if CUNP_HAS_CUDA

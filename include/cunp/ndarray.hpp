@@ -38,6 +38,20 @@ template <element_type Elem> class ndarray {
       : ndarray(detail::allocate(dev, static_cast<std::size_t>(shape_size(shape)) * sizeof(Elem)), 0,
                 shape, c_strides(shape)) {}
 
+  /// Materialises a lazy element-wise expression (see cunp/ufunc.hpp): one loop on the cpu, one
+  /// kernel on a GPU. The expression's dtype must be Elem; convert with cunp::astype<Elem>(e).
+  template <class E, class Backend = detail::compiled_backend>
+    requires requires(const E& e) {
+      typename E::loop_type;
+      e.shape();
+      e.device();
+    }
+  ndarray(const E& e) : ndarray(e.shape(), e.device()) {
+    static_assert(std::is_same_v<typename E::value_type, Elem>,
+                  "the expression's dtype differs from the array's: wrap it in cunp::astype<T>(...)");
+    evaluate(Backend{}, *this, e);  // unqualified: ADL finds the CUDA overload under nvcc
+  }
+
   [[nodiscard]] const shape_t& shape() const { return shape_; }
   [[nodiscard]] const strides_t& strides() const { return strides_; }
   [[nodiscard]] index_t offset() const { return offset_; }

@@ -2,4 +2,5 @@
 #pragma once
 #include "cunp/detail/cuda/cast.cuh"
 #include "cunp/detail/cuda/creation.cuh"
+#include "cunp/detail/cuda/elementwise.cuh"
 #include "cunp/detail/cuda/runtime.cuh"

@@ -1,0 +1,179 @@
+// Element-wise operations: NEP 50 promotion, broadcasting, fusion, out= and in-place, aliasing.
+#include "cunp_test.hpp"
+
+using namespace cunp_test;
+using cunp::cpu;
+
+namespace {
+template <class T> ndarray<T> g(const std::string& name) { return golden<T>("ufunc_" + name); }
+
+constexpr cunp::dtype numpy_dtypes[] = {
+    cunp::dtype::bool_,   cunp::dtype::int8,    cunp::dtype::int16,   cunp::dtype::int32,
+    cunp::dtype::int64,   cunp::dtype::uint8,   cunp::dtype::uint16,  cunp::dtype::uint32,
+    cunp::dtype::uint64,  cunp::dtype::float16, cunp::dtype::float32, cunp::dtype::float64,
+    cunp::dtype::complex64, cunp::dtype::complex128};
+}  // namespace
+
+TEST_CASE("result_type matches np.result_type for every pair of NumPy dtypes", "[ufunc][promotion]") {
+  const auto table = g<std::int8_t>("result_type").to_vector();
+  const std::size_t n = std::size(numpy_dtypes);
+  REQUIRE(table.size() == n * n);
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) {
+      INFO(cunp::dtype_name(numpy_dtypes[i]) << " with " << cunp::dtype_name(numpy_dtypes[j]));
+      REQUIRE(int(cunp::detail::promote(numpy_dtypes[i], numpy_dtypes[j])) == table[i * n + j]);
+    }
+  static_assert(std::is_same_v<cunp::result_type_t<std::int32_t, float>, double>);
+  static_assert(std::is_same_v<cunp::result_type_t<std::int64_t, std::uint64_t>, double>);
+  static_assert(std::is_same_v<cunp::result_type_t<bool, bool>, bool>);
+  static_assert(std::is_same_v<cunp::result_type_t<cunp::bfloat16, float>, float>);
+  static_assert(std::is_same_v<cunp::result_type_t<cunp::bfloat16, cunp::float16>, float>);
+}
+
+TEST_CASE("C++ scalars are weak (NEP 50)", "[ufunc][promotion]") {
+  const auto table = g<std::int8_t>("weak").to_vector();
+  const int kinds[] = {0, 2, 3, 5};  // True, 1, 1.0, 1j
+  for (std::size_t i = 0; i < std::size(numpy_dtypes); ++i)
+    for (int k = 0; k < 4; ++k) {
+      INFO(cunp::dtype_name(numpy_dtypes[i]) << " with scalar kind " << kinds[k]);
+      REQUIRE(int(cunp::detail::promote_weak(numpy_dtypes[i], kinds[k])) == table[i * 4 + k]);
+    }
+  const auto f = cunp::ones<float>({2}, cpu);
+  static_assert(std::is_same_v<decltype(cunp::eval(f * 2.0))::value_type, float>);
+  const auto i32 = cunp::ones<std::int32_t>({2}, cpu);
+  static_assert(std::is_same_v<decltype(cunp::eval(i32 * 2.5))::value_type, double>);
+  const auto u8 = cunp::ones<std::uint8_t>({2}, cpu);
+  REQUIRE_THROWS_WITH(u8 + 300, "Python integer 300 out of bounds for uint8");
+  REQUIRE_THROWS_AS(u8 + (-1), cunp::value_error);
+  require_values<std::uint8_t>(cunp::eval(u8 + 255), {0, 0}, {2});  // 255 fits; the sum wraps
+}
+
+TEST_CASE("element-wise results match NumPy on every backend", "[ufunc]") {
+  const auto a = g<float>("a"), b = g<float>("b");
+  on_every_backend([&](cunp::device dev) {
+    const auto x = a.to(dev), y = b.to(dev);
+    const double ulp = 1e-6;  // float32 transcendental functions: a few ulp from NumPy's
+    // sin differs by an ulp between libm and NumPy's SIMD loops; a*b + sin(a) can cancel to ~0.
+    require_close<float>(cunp::eval(x * y + cunp::sin(x)), g<float>("fused_f32"), 4 * ulp, 1e-6);
+    require_equal<float>(cunp::eval(cunp::where(x > 0, x, y)), g<float>("where_f32"));
+    require_close<float>(cunp::eval(x / y), g<float>("divide_f32"));
+    require_equal<float>(cunp::eval(cunp::maximum(x, y)), g<float>("maximum_f32"));
+    require_equal<float>(cunp::eval(cunp::minimum(x, y)), g<float>("minimum_f32"));
+    require_close<float>(cunp::eval(cunp::sqrt(x)), g<float>("sqrt_f32"), ulp);
+    require_close<double>(cunp::eval(cunp::exp(x.astype<double>())), g<double>("exp_f64"), 1e-15);
+    require_close<float>(cunp::eval(cunp::log(x)), g<float>("log_f32"), ulp);
+    require_close<float>(cunp::eval(cunp::tanh(x)), g<float>("tanh_f32"), 2 * ulp);
+    require_equal<float>(cunp::eval(x * 2.0 - 1.5), g<float>("scalar_f32"));
+  });
+}
+
+TEST_CASE("broadcasting, integer rules, float16 and complex", "[ufunc]") {
+  on_every_backend([](cunp::device dev) {
+    const auto m = g<std::int32_t>("m").to(dev);
+    const auto v = g<std::int16_t>("v").to(dev);
+    require_equal<std::int32_t>(cunp::eval(m + v), g<std::int32_t>("bcast_add"));
+    const auto col = cunp::ndarray<std::int32_t>(m.storage(), m.offset(), {3, 1}, {4, 1});
+    require_equal<std::int32_t>(cunp::eval(col * v), g<std::int32_t>("bcast_outer"));
+    require_equal<double>(cunp::eval(m / 4), g<double>("int_div"));
+    const auto i8 = g<std::int8_t>("i8").to(dev);
+    require_equal<std::int8_t>(cunp::eval(i8 + 1), g<std::int8_t>("i8_add_wrap"));
+    require_equal<std::int8_t>(cunp::eval(-i8), g<std::int8_t>("i8_neg"));
+    const auto u8 = g<std::uint8_t>("u8").to(dev);
+    require_equal<std::uint8_t>(cunp::eval(u8 - 3), g<std::uint8_t>("u8_sub_wrap"));
+    const auto h = g<cunp::float16>("h").to(dev);
+    require_equal<cunp::float16>(cunp::eval(h * h + 1), g<cunp::float16>("h_fused"));
+    const auto c = g<cunp::complex64>("c").to(dev);
+    require_close<cunp::complex64>(cunp::eval(c * c / (c + 1)), g<cunp::complex64>("c_mul_div"), 1e-5);
+    REQUIRE_THROWS_WITH(m + cunp::zeros<int>({3}, dev),
+                        "operands could not be broadcast together with shapes (3, 4) (3,)");
+  });
+}
+
+TEST_CASE("GPU and cpu backends agree on fused, strided and broadcast expressions", "[ufunc]") {
+  same_on_every_backend([](cunp::device dev) {
+    const auto x = cunp::linspace<float>(-5, 5, 100003, true, dev);
+    return cunp::eval(x * x - cunp::exp(x) / 3.0f + cunp::cos(x));
+  });
+  same_on_every_backend([](cunp::device dev) {  // reversed and offset views: the strided path
+    const auto x = cunp::arange<double>(0, 10001, 1, dev);
+    const auto rev = cunp::ndarray<double>(x.storage(), 10000, {10000}, {-1});
+    const auto off = cunp::ndarray<double>(x.storage(), 1, {10000}, {1});
+    return cunp::eval(rev * 0.5 + off);
+  });
+  same_on_every_backend([](cunp::device dev) {  // outer product through broadcasting
+    const auto r = cunp::arange<float>(0, 300, 1, dev).reshape({300, 1});
+    const auto c = cunp::arange<float>(0, 200, 1, dev);
+    return cunp::eval(r * c + 1.0f);
+  });
+  same_on_every_backend([](cunp::device dev) {  // mixed dtypes and a cast inside the expression
+    const auto i = cunp::arange<std::int16_t>(-500, 500, 1, dev);
+    const auto h = cunp::linspace<cunp::float16>(-2, 2, 1000, true, dev);
+    return cunp::eval(cunp::astype<float>(i) * h + cunp::astype<float>(h > 0));
+  });
+  same_on_every_backend([](cunp::device dev) {  // 0-d and size-1 operands
+    const auto s = cunp::full<double>({}, 3.0, dev);
+    return cunp::eval(s * cunp::ones<double>({1, 5}, dev) + s);
+  });
+}
+
+TEST_CASE("out= and in-place operators follow NumPy's casting and aliasing", "[ufunc][out]") {
+  on_every_backend([](cunp::device dev) {
+    const auto a = cunp::arange<float>(0, 6, 1, dev).reshape({2, 3});
+    auto out = cunp::zeros<double>({2, 3}, dev);
+    cunp::add(a, a, out);  // float32 into float64: same_kind allows it
+    require_values<double>(out, {0, 2, 4, 6, 8, 10}, {2, 3});
+    const auto row = cunp::ndarray<float>(a.storage(), 3, {3}, {1});
+    auto dst = cunp::zeros<float>({2, 3}, dev);
+    cunp::multiply(row, 2.0, dst);  // broadcast into the out's shape
+    require_values<float>(dst, {6, 8, 10, 6, 8, 10}, {2, 3});
+    auto ints = cunp::zeros<std::int32_t>({2, 3}, dev);
+    REQUIRE_THROWS_WITH(cunp::add(a, a, ints),
+                        "Cannot cast ufunc 'add' output from dtype('float32') to dtype('int32') "
+                        "with casting rule 'same_kind'");
+    REQUIRE_THROWS_AS(cunp::add(a, a, cunp::zeros<float>({3}, dev)), cunp::shape_error);
+    auto b = cunp::ones<float>({2, 3}, dev);
+    b += a;
+    b *= 2;
+    b -= 1.0;
+    b /= 2;
+    require_values<float>(b, {0.5f, 1.5f, 2.5f, 3.5f, 4.5f, 5.5f}, {2, 3});
+    auto i = cunp::ones<std::int32_t>({2}, dev);
+    REQUIRE_THROWS_AS(i /= 2, cunp::dtype_error);  // true division gives float64
+    // Overlapping in-place operations read every input before writing, as NumPy does.
+    auto rev = cunp::arange<double>(0, 10, 1, dev);
+    rev += cunp::ndarray<double>(rev.storage(), 9, {10}, {-1});
+    require_equal<double>(rev, g<double>("alias_rev"));
+    auto shift = cunp::arange<double>(0, 10, 1, dev);
+    const auto tail = cunp::ndarray<double>(shift.storage(), 1, {9}, {1});
+    const auto head = cunp::ndarray<double>(shift.storage(), 0, {9}, {1});
+    cunp::add(tail, head, tail);
+    require_equal<double>(shift, g<double>("alias_shift"));
+  });
+}
+
+TEST_CASE("expressions hold handles and check devices when built", "[ufunc][errors]") {
+  auto make = [] {
+    const auto a = cunp::arange<float>(0, 4, 1, cpu);
+    return a * 2.0f + 1.0f;  // a goes out of scope: the expression keeps its storage
+  };
+  const auto e = make();
+  require_values<float>(cunp::eval(e), {1, 3, 5, 7}, {4});
+  require_values<float>(cunp::eval(e * e), {1, 9, 25, 49}, {4});
+  if (backends().size() > 1) {
+    const auto x = cunp::ones<float>({2}, cpu), y = cunp::ones<float>({2}, cunp::cuda(0));
+    REQUIRE_THROWS_WITH(x + y, Catch::Contains("cpu") && Catch::Contains("cuda:0"));
+  }
+}
+
+TEST_CASE("a fused expression allocates only its result", "[ufunc][gpu]") {
+  on_every_backend([](cunp::device dev) {
+    if (dev.is_cpu()) return;
+    const index_t n = 1 << 20;
+    const auto a = cunp::ones<float>({n}, dev), b = cunp::ones<float>({n}, dev);
+    cunp::synchronize(dev);
+    const auto before = cunp::memory_stats(dev).used_bytes;
+    const ndarray<float> r = a * b + cunp::sin(a) * b - 2.0f;
+    REQUIRE(cunp::memory_stats(dev).used_bytes == before + n * sizeof(float));
+    REQUIRE(r.to_vector()[n - 1] == Approx(1 + std::sin(1.0f) - 2));
+  });
+}
