@@ -177,3 +177,23 @@ TEST_CASE("a fused expression allocates only its result", "[ufunc][gpu]") {
     REQUIRE(r.to_vector()[n - 1] == Approx(1 + std::sin(1.0f) - 2));
   });
 }
+
+TEST_CASE("copyto evaluates an expression straight into a view", "[ufunc][copyto]") {
+  on_every_backend([](cunp::device dev) {
+    const auto a = cunp::zeros<double>({3, 4}, dev);
+    const auto x = cunp::arange<float>(0, 4, 1, dev);
+    const auto row1 = cunp::view(a, 1, cunp::slice(cunp::none, cunp::none, -1));  // a[1, ::-1]
+    cunp::copyto(row1, x * 2.0f + 1.0f);
+    require_values<double>(a, {0, 0, 0, 0, 7, 5, 3, 1, 0, 0, 0, 0}, {3, 4});
+    cunp::copyto(a, x + 0.5f);  // broadcast over the rows
+    require_values<double>(cunp::view(a, 2), {0.5, 1.5, 2.5, 3.5}, {4});
+    const auto ints = cunp::zeros<int>({4}, dev);
+    REQUIRE_THROWS_WITH(cunp::copyto(ints, x * 2.0f),
+                        "Cannot cast array data from dtype('float32') to dtype('int32') according "
+                        "to the rule 'same_kind'");
+    cunp::copyto(ints, x * 2.0f, cunp::casting::unsafe);
+    require_values<int>(ints, {0, 2, 4, 6}, {4});
+    REQUIRE_THROWS_AS(cunp::copyto(ints, cunp::arange<int>(0, 3, 1, dev) + 1), cunp::shape_error);
+    REQUIRE_THROWS_AS(cunp::copyto(cunp::broadcast_to(ints, {2, 4}), cunp::arange<int>(0, 4, 1, dev) + 1), cunp::value_error);
+  });
+}

@@ -27,6 +27,12 @@ class value_error : public error {
  public:
   using error::error;
 };
+/// numpy's IndexError: an index out of bounds, too many indices. It derives from value_error
+/// so that code catching bad values catches it too.
+class index_error : public value_error {
+ public:
+  using value_error::value_error;
+};
 /// Operands on different devices, or a device that is not there.
 class device_error : public error {
  public:

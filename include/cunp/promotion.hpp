@@ -1,7 +1,10 @@
 // cunp/promotion.hpp: NumPy 2 type promotion (np.result_type, NEP 50), decided at compile time.
 #pragma once
 #include <cstdint>
+#include <string>
+#include <string_view>
 #include <type_traits>
+#include <utility>
 
 #include "cunp/dtype.hpp"
 
@@ -91,6 +94,51 @@ constexpr dtype promote_weak(dtype a, int scalar_kind) {
   }
 }
 
+/// numpy's repr of a dtype, as its casting errors show it: dtype('float64'), and
+/// dtype(bfloat16) as ml_dtypes spells its type.
+inline std::string dtype_repr(dtype d) {
+  if (d == dtype::bfloat16) return "dtype(bfloat16)";
+  return "dtype('" + std::string(dtype_name(d)) + "')";
+}
+
+/// numpy's ordering of dtype kinds for 'same_kind' casting: bool < unsigned < signed < float
+/// < complex (bfloat16 is a float).
+constexpr int kind_rank(dtype d) {
+  const int k = describe(d).kind;
+  return k == 4 ? 3 : k == 5 ? 4 : k;
+}
+
+constexpr int dtype_bytes(dtype d) {
+  switch (d) {
+    case dtype::bool_: case dtype::int8: case dtype::uint8: return 1;
+    case dtype::int16: case dtype::uint16: case dtype::float16: case dtype::bfloat16: return 2;
+    case dtype::int32: case dtype::uint32: case dtype::float32: return 4;
+    case dtype::int64: case dtype::uint64: case dtype::float64: case dtype::complex64: return 8;
+    case dtype::complex128: return 16;
+  }
+  return 0;
+}
+
+/// numpy.can_cast(from, to, 'safe'): every value of `from` is kept exactly, except that NumPy
+/// calls 64-bit integers to float64 safe. bfloat16 follows ml_dtypes (from bool, int8, uint8;
+/// to float32 and wider).
+constexpr bool safe_cast(dtype from, dtype to) {
+  if (from == to || from == dtype::bool_) return true;
+  const int kf = kind_rank(from), kt = kind_rank(to);
+  const int sf = dtype_bytes(from), st = dtype_bytes(to);
+  switch (kt) {
+    case 4:
+      if (kf == 4) return st >= sf;
+      return safe_cast(from, st == 8 ? dtype::float32 : dtype::float64);
+    case 3:
+      if (kf == 3) return st > sf;
+      return (kf == 1 || kf == 2) && (st > sf || to == dtype::float64);
+    case 2: return (kf == 2 && st >= sf) || (kf == 1 && st > sf);
+    case 1: return kf == 1 && st >= sf;
+    default: return false;
+  }
+}
+
 template <dtype D> struct type_of;
 template <> struct type_of<dtype::bool_> { using type = bool; };
 template <> struct type_of<dtype::int8> { using type = std::int8_t; };
@@ -116,6 +164,34 @@ inline constexpr int scalar_kind_v = std::is_same_v<S, bool> ? 0
                                                              : 3;
 }  // namespace detail
 
+/// numpy's casting rules of copyto, astype and ufunc outputs.
+enum class casting : std::uint8_t { no, equiv, safe, same_kind, unsafe };
+
+/// numpy.can_cast(from_, to, casting) for dtypes.
+[[nodiscard]] constexpr bool can_cast(dtype from, dtype to, casting rule = casting::safe) {
+  switch (rule) {
+    case casting::no:
+    case casting::equiv: return from == to;
+    case casting::safe: return detail::safe_cast(from, to);
+    case casting::same_kind:
+      return detail::safe_cast(from, to) || detail::kind_rank(from) <= detail::kind_rank(to);
+    case casting::unsafe: return true;
+  }
+  return false;
+}
+
+/// NumPy's name of a casting rule ('same_kind').
+[[nodiscard]] constexpr std::string_view casting_name(casting rule) {
+  switch (rule) {
+    case casting::no: return "no";
+    case casting::equiv: return "equiv";
+    case casting::safe: return "safe";
+    case casting::same_kind: return "same_kind";
+    case casting::unsafe: return "unsafe";
+  }
+  return "?";
+}
+
 /// The element type with run-time dtype D.
 template <dtype D> using type_of_t = typename detail::type_of<D>::type;
 
@@ -126,6 +202,18 @@ using result_type_t = type_of_t<detail::promote(dtype_of_v<A>, dtype_of_v<B>)>;
 /// The element type of (array of A) op (C++ scalar of type S): S is weak (NEP 50).
 template <element_type A, class S>
 using weak_result_type_t = type_of_t<detail::promote_weak(dtype_of_v<A>, detail::scalar_kind_v<S>)>;
+
+namespace detail {
+/// A weak integer scalar must fit the integer dtype it meets (NumPy: OverflowError).
+template <class L, class S> void check_weak_fits(const S& value) {
+  if constexpr (std::is_integral_v<S> && !std::is_same_v<S, bool> && std::is_integral_v<L> &&
+                !std::is_same_v<L, bool>) {
+    if (!std::in_range<L>(value))
+      throw value_error("Python integer " + std::to_string(value) + " out of bounds for " +
+                        std::string(dtype_name_v<L>));
+  }
+}
+}  // namespace detail
 
 /// True for C++ scalars that act as weak (Python-like) scalars in expressions.
 template <class S>

@@ -8,6 +8,7 @@
 
 #include "cunp/detail/expr.hpp"
 #include "cunp/detail/ufunc_ops.hpp"
+#include "cunp/view.hpp"
 
 namespace cunp {
 
@@ -41,26 +42,20 @@ template <class Backend = detail::compiled_backend, element_type T>
 }
 
 namespace detail {
-/// NumPy's can_cast(from, to, casting='same_kind').
-constexpr bool can_cast_same_kind(dtype from, dtype to) {
-  const kind_bits f = describe(from), t = describe(to);
-  const int fk = f.kind == 4 ? 3 : f.kind, tk = t.kind == 4 ? 3 : t.kind;  // bfloat16 is a float
-  if (fk <= 2 && tk <= 2) return fk == 0 || tk != 1 || fk == 1;  // no signed -> unsigned
-  return fk <= tk;
-}
-
 /// Writes e into `out` (a view is fine) with NumPy's out= rules: e broadcast to out's shape,
 /// same device, values cast by 'same_kind'.
 template <class Backend, class T, class E> void assign(const ndarray<T>& out, const E& e) {
   using V = typename operand_traits<E>::value_type;
-  if constexpr (!can_cast_same_kind(dtype_of_v<V>, dtype_of_v<T>)) {
-    throw dtype_error("Cannot cast ufunc '" + std::string(E::op_name()) + "' output from dtype('" +
-                      std::string(dtype_name_v<V>) + "') to dtype('" + std::string(dtype_name_v<T>) +
-                      "') with casting rule 'same_kind'");
+  if constexpr (!can_cast(dtype_of_v<V>, dtype_of_v<T>, casting::same_kind)) {
+    throw dtype_error("Cannot cast ufunc '" + std::string(E::op_name()) + "' output from " +
+                      dtype_repr(dtype_of_v<V>) + " to " + dtype_repr(dtype_of_v<T>) +
+                      " with casting rule 'same_kind'");
   } else {
     if (broadcast_shapes(out.shape(), e.shape()) != out.shape())
       throw shape_error("non-broadcastable output operand with shape " + shape_str(out.shape()) +
-                        " doesn't match the broadcast shape " + shape_str(broadcast_shapes(out.shape(), e.shape())));
+                        " doesn't match the broadcast shape " +
+                        shape_str(broadcast_shapes(out.shape(), e.shape())));
+    check_writeable(out);
     evaluate(Backend{}, out, e);
   }
 }
@@ -120,6 +115,21 @@ template <operand C, operand X, operand Y>
   requires(array_like<C> || array_like<X> || array_like<Y>)
 [[nodiscard]] auto where(C&& c, X&& x, Y&& y) {
   return detail::make_expr<detail::where_op>(std::forward<C>(c), std::forward<X>(x), std::forward<Y>(y));
+}
+
+/// numpy.copyto(dst, expression): evaluates the expression straight into dst (one pass, no
+/// temporary), with copyto's broadcasting and casting rules.
+template <class Backend = detail::compiled_backend, element_type D, class Op, class... Args>
+void copyto(const ndarray<D>& dst, const detail::expr<Op, Args...>& e, casting rule = casting::same_kind) {
+  using V = typename detail::expr<Op, Args...>::value_type;
+  detail::check_same_device(dst.device(), e.device(), "copyto");
+  detail::check_copy_cast(dtype_of_v<V>, dtype_of_v<D>, rule);
+  detail::check_writeable(dst);
+  if (broadcast_shapes(dst.shape(), e.shape()) != dst.shape())
+    throw shape_error("could not broadcast input array from shape " +
+                      detail::shape_str_compact(e.shape()) + " into shape " +
+                      detail::shape_str_compact(dst.shape()));
+  evaluate(Backend{}, dst, astype<D>(e));  // unqualified: ADL finds the CUDA overload under nvcc
 }
 
 /// x.astype(T) inside an expression: fuses with the rest (ndarray::astype materialises).

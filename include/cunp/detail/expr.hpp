@@ -106,16 +106,6 @@ template <class X> void collect_device(const X& x, std::optional<cunp::device>& 
   }
 }
 
-/// A weak integer scalar must fit the array's integer dtype (NumPy: OverflowError).
-template <class L, class S> void check_weak_fits(const weak<S>& w) {
-  if constexpr (std::is_integral_v<S> && !std::is_same_v<S, bool> && std::is_integral_v<L> &&
-                !std::is_same_v<L, bool>) {
-    const bool fits = std::in_range<L>(w.value);
-    if (!fits)
-      throw value_error("Python integer " + std::to_string(w.value) + " out of bounds for " +
-                        std::string(dtype_name_v<L>));
-  }
-}
 
 /// An unevaluated element-wise operation: Op applied to Args (arrays, weak scalars, exprs).
 template <class Op, class... Args> class expr {
@@ -147,7 +137,7 @@ template <class Op, class... Args> class expr {
  private:
   template <class X> static void check_weak(const X&) {}
   template <class S> static void check_weak(const weak<S>& w) {
-    check_weak_fits<typename types::common>(w);
+    check_weak_fits<typename types::common>(w.value);
   }
 
   Op op_;
