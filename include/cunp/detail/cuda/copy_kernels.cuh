@@ -18,6 +18,28 @@ CUNP_KERNEL void copy_kernel(strided_shape shape, strided_operand dst, strided_o
     d[offset_of(i, shape, dst.strides)] = s[offset_of(i, shape, src.strides)];
 }
 
+/// Transposing copy of `batch` R x C matrices where src steps by 1 along rows (dim 1 of the
+/// layout) and dst by 1 along columns (dim 2): a 32 x 32 tile goes through shared memory so that
+/// both the reads and the writes are coalesced.
+template <class U>
+CUNP_KERNEL void transpose_kernel(U* dst, const U* src, std::int64_t rows, std::int64_t cols,
+                                  std::int64_t dst_batch, std::int64_t dst_row,
+                                  std::int64_t src_batch, std::int64_t src_col) {
+  __shared__ U tile[32][33];
+  const std::int64_t r0 = std::int64_t(blockIdx.y) * 32, c0 = std::int64_t(blockIdx.x) * 32;
+  dst += std::int64_t(blockIdx.z) * dst_batch;
+  src += std::int64_t(blockIdx.z) * src_batch;
+  for (int j = threadIdx.y; j < 32; j += blockDim.y) {
+    const std::int64_t r = r0 + threadIdx.x, c = c0 + j;
+    if (r < rows && c < cols) tile[j][threadIdx.x] = src[r + c * src_col];
+  }
+  __syncthreads();
+  for (int j = threadIdx.y; j < 32; j += blockDim.y) {
+    const std::int64_t r = r0 + j, c = c0 + threadIdx.x;
+    if (r < rows && c < cols) dst[r * dst_row + c] = tile[threadIdx.x][j];
+  }
+}
+
 template <class U, class I>
 CUNP_KERNEL void fill_kernel(strided_shape shape, strided_operand dst, U value, I n) {
   U* d = static_cast<U*>(dst.data);
@@ -44,6 +66,38 @@ inline std::int64_t element_count(const strided_shape& shape) {
   return n;
 }
 
+/// The tiled path for (batched) transposes: after merging dimensions, 2 or 3 of them, where the
+/// source steps by 1 along one of the last two and the destination by 1 along the other.
+inline bool try_transpose(std::size_t itemsize, const strided_shape& shape,
+                          const strided_operand& dst, const strided_operand& src, cudaStream_t st) {
+  if (shape.ndim != 2 && shape.ndim != 3) return false;
+  const int b = shape.ndim - 3;  // the batch dimension, -1 when there is none
+  const int d0 = shape.ndim - 2, d1 = shape.ndim - 1;
+  std::int64_t rows = shape.extent[d0], cols = shape.extent[d1];
+  std::int64_t dst_row, src_col;
+  if (src.strides[d0] == 1 && dst.strides[d1] == 1) {
+    dst_row = dst.strides[d0];
+    src_col = src.strides[d1];
+  } else if (src.strides[d1] == 1 && dst.strides[d0] == 1) {  // the same problem, axes swapped
+    std::swap(rows, cols);
+    dst_row = dst.strides[d1];
+    src_col = src.strides[d0];
+  } else {
+    return false;
+  }
+  const std::int64_t batch = b >= 0 ? shape.extent[b] : 1;
+  const dim3 grid(unsigned((cols + 31) / 32), unsigned((rows + 31) / 32), unsigned(batch));
+  if ((rows + 31) / 32 > 65535 || batch > 65535 || (cols + 31) / 32 > (std::int64_t(1) << 31) - 1) return false;
+  visit_itemsize(itemsize, [&](auto u) {
+    using U = decltype(u);
+    transpose_kernel<U><<<grid, dim3(32, 8), 0, st>>>(
+        static_cast<U*>(dst.data), static_cast<const U*>(src.data), rows, cols,
+        b >= 0 ? dst.strides[b] : 0, dst_row, b >= 0 ? src.strides[b] : 0, src_col);
+  });
+  CUNP_CUDA_CHECK_LAUNCH("transpose_kernel");
+  return true;
+}
+
 inline void copy_strided(int dev, std::size_t itemsize, const strided_shape& shape,
                          const strided_operand& dst, const strided_operand& src) {
   const std::int64_t n = element_count(shape);
@@ -54,6 +108,7 @@ inline void copy_strided(int dev, std::size_t itemsize, const strided_shape& sha
     CUNP_CUDA_CHECK(cudaMemcpyAsync(dst.data, src.data, n * itemsize, cudaMemcpyDeviceToDevice, st));
     return;
   }
+  if (try_transpose(itemsize, shape, dst, src, st)) return;
   visit_itemsize(itemsize, [&](auto u) {
     using U = decltype(u);
     if (fits_int32(n))

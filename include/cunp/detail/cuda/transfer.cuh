@@ -1,4 +1,5 @@
-// cunp/detail/cuda/transfer.cuh: host <-> device copies, through pinned staging for pageable memory.
+// cunp/detail/cuda/transfer.cuh: host <-> device copies; host to device from pageable memory is
+// staged through pinned buffers.
 #pragma once
 #include <cstring>
 #include <mutex>
@@ -7,7 +8,8 @@
 
 namespace cunp::detail::cuda {
 
-/// Two page-locked buffers: while the DMA engine moves one, the CPU fills or drains the other.
+/// Two page-locked buffers: while the DMA engine moves one, the CPU fills the other (9 GB/s on
+/// the H200 where the driver's own pageable path gave 7.6).
 struct staging {
   static constexpr std::size_t chunk = std::size_t(8) << 20;
   static constexpr std::size_t direct = std::size_t(1) << 20;  // below this the driver's path wins
@@ -49,31 +51,13 @@ inline void copy_to_device(int dev, void* dst, const void* src, std::size_t byte
   CUNP_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
-inline void copy_to_host(int dev, void* dst, const void* src, std::size_t bytes, bool dst_pinned) {
+// Device to host goes straight through the driver: on the H200 its pageable path moved 16 GB/s
+// where staging through our pinned buffers (plus a host memcpy) reached 9 (bench_memory).
+inline void copy_to_host(int dev, void* dst, const void* src, std::size_t bytes, bool) {
   device_scope scope(dev);
   const cudaStream_t st = current_stream(dev);
-  if (dst_pinned || bytes <= staging::direct) {
-    CUNP_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, st));
-    CUNP_CUDA_CHECK(cudaStreamSynchronize(st));
-    return;
-  }
-  staging& s = staging_buffers();
-  std::lock_guard lock(s.mutex);
-  s.ensure();
-  const std::size_t chunks = (bytes + staging::chunk - 1) / staging::chunk;
-  auto issue = [&](std::size_t c) {
-    const std::size_t pos = c * staging::chunk, n = std::min(staging::chunk, bytes - pos);
-    CUNP_CUDA_CHECK(cudaMemcpyAsync(s.buf[c & 1], static_cast<const char*>(src) + pos, n,
-                                    cudaMemcpyDeviceToHost, st));
-    CUNP_CUDA_CHECK(cudaEventRecord(s.done[c & 1], st));
-  };
-  issue(0);
-  for (std::size_t c = 0; c < chunks; ++c) {
-    CUNP_CUDA_CHECK(cudaEventSynchronize(s.done[c & 1]));
-    if (c + 1 < chunks) issue(c + 1);  // the DMA of the next chunk overlaps this memcpy
-    const std::size_t pos = c * staging::chunk, n = std::min(staging::chunk, bytes - pos);
-    std::memcpy(static_cast<char*>(dst) + pos, s.buf[c & 1], n);
-  }
+  CUNP_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, st));
+  CUNP_CUDA_CHECK(cudaStreamSynchronize(st));
 }
 
 }  // namespace cunp::detail::cuda

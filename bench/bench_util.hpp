@@ -1,0 +1,527 @@
+// bench/bench_util.hpp: the one place where cunp's benchmarks and the CPU-vs-GPU report decide
+// how to time, how to count bytes and what to compare against (shared/PERFORMANCE.md's method).
+//
+// Three layers, each usable alone:
+// - always (g++ or nvcc): statistics, host timing, GPU event timing through cunp::event, random
+//   inputs, pinned host arrays, the GPU-vs-CPU error;
+// - CUNP_HAS_CUDA (an nvcc-compiled TU): device facts, the device-copy and pinned-transfer
+//   ceilings measured in the same run, and an L2 flush for cold-cache variants;
+// - CUNP_BENCH_GBENCH (set by bench/CMakeLists.txt on the Google Benchmark executables): manual
+//   time from CUDA events, decimal GB/s and fraction-of-ceiling counters, and a main().
+#pragma once
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cunp/cunp.hpp"
+
+#if defined(CUNP_BENCH_GBENCH)
+#include <benchmark/benchmark.h>
+#endif
+
+namespace cunp_bench {
+
+using cunp::index_t;
+using cunp::ndarray;
+using cunp::shape_t;
+
+// ---------------------------------------------------------------------------------------------
+// Statistics and timing (any TU)
+
+/// Median and spread of repeated measurements, in milliseconds.
+struct stats {
+  double median = 0, min = 0, max = 0;
+  int repeats = 0;
+};
+
+inline stats summarize(std::vector<double> ms) {
+  stats s;
+  s.repeats = static_cast<int>(ms.size());
+  if (ms.empty()) return s;
+  std::sort(ms.begin(), ms.end());
+  const std::size_t h = ms.size() / 2;
+  s.median = ms.size() % 2 ? ms[h] : 0.5 * (ms[h - 1] + ms[h]);
+  s.min = ms.front();
+  s.max = ms.back();
+  return s;
+}
+
+/// Untimed warm-up calls (first-touch allocations, pool growth, module loading), then repeats
+/// until both min_repeats and min_seconds are reached, never more than max_repeats.
+struct policy {
+  int warmup;
+  int min_repeats;
+  int max_repeats;
+  double min_seconds;
+};
+inline constexpr policy cpu_policy{1, 5, 200, 0.2};
+inline constexpr policy gpu_policy{3, 20, 2000, 0.1};
+
+inline double now_ms() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double, std::milli>(clock::now().time_since_epoch()).count();
+}
+
+inline bool keep_going(const std::vector<double>& ms, double total_ms, const policy& p) {
+  const int n = static_cast<int>(ms.size());
+  return n < p.max_repeats && (n < p.min_repeats || total_ms < p.min_seconds * 1e3);
+}
+
+/// Host wall time of fn() per call (the cpu backend, or what a launch-bound caller pays).
+template <class F> stats time_host(F&& fn, const policy& p = cpu_policy) {
+  for (int i = 0; i < p.warmup; ++i) fn();
+  std::vector<double> ms;
+  double total = 0;
+  while (keep_going(ms, total, p)) {
+    const double t0 = now_ms();
+    fn();
+    const double t = now_ms() - t0;
+    ms.push_back(t);
+    total += t;
+  }
+  return summarize(std::move(ms));
+}
+
+/// GPU time of fn() from two CUDA events recorded on the current stream around it (`device`);
+/// the end-to-end host time from before the call until the GPU has finished it (`wall`: launch
+/// overhead and host-side work included, what the caller waits for); and the host time of the
+/// call itself (`host`: what a launch-bound caller pays per call).
+struct gpu_stats {
+  stats device;
+  stats wall;
+  stats host;
+};
+
+/// Queues work on the current stream of `dev` that keeps it busy for `us` microseconds (needs an
+/// nvcc-compiled TU; a no-op elsewhere, where there is no GPU to time).
+inline void hold_stream(int dev, double us);
+
+/// Microseconds of stream hold that hide a call whose host part takes `host_us`.
+inline double hold_for(double host_us) { return std::min(2000.0, 1.5 * host_us + 10); }
+
+/// Times fn() on `dev`. With hide_launch, a hold kernel queued before the start event keeps the
+/// GPU busy while fn() is enqueued, so the events time the device work alone, not the launch
+/// latency (as nvbench does); use it only for calls that just enqueue device work: a call that
+/// waits for the stream (a transfer) would overlap its host work with the hold and look faster.
+/// The end-to-end times are then taken in a second loop without the hold.
+template <class F>
+gpu_stats time_gpu(cunp::device dev, F&& fn, const policy& p = gpu_policy,
+                   bool hide_launch = false) {
+  std::vector<double> warm;
+  for (int i = 0; i < p.warmup; ++i) {
+    const double t0 = now_ms();
+    fn();
+    warm.push_back(now_ms() - t0);
+    cunp::synchronize(dev);
+  }
+  double hold_us = hide_launch ? hold_for(summarize(warm).median * 1e3) : 0;
+  cunp::event start(dev), stop(dev);
+  std::vector<double> device_ms, wall_ms, host_ms;
+  double total = 0;
+  while (keep_going(device_ms, total, p)) {
+    if (hold_us > 0) hold_stream(dev.index(), hold_us);
+    const double t0 = now_ms();
+    start.record();
+    fn();
+    const double t1 = now_ms();
+    stop.record();
+    stop.synchronize();
+    const double wall = now_ms() - t0;
+    device_ms.push_back(cunp::event::elapsed_ms(start, stop));
+    host_ms.push_back(t1 - t0);
+    if (hold_us > 0 && (t1 - t0) * 1e3 > 0.8 * hold_us) hold_us = hold_for((t1 - t0) * 1e3);
+    if (hold_us == 0) wall_ms.push_back(wall);
+    total += wall;
+  }
+  if (hide_launch) {
+    total = 0;
+    while (keep_going(wall_ms, total, p)) {
+      const double t0 = now_ms();
+      fn();
+      stop.record();
+      stop.synchronize();
+      wall_ms.push_back(now_ms() - t0);
+      total += wall_ms.back();
+    }
+  }
+  return {summarize(std::move(device_ms)), summarize(std::move(wall_ms)),
+          summarize(std::move(host_ms))};
+}
+
+/// Decimal gigabytes per second (1 GB/s = 1e9 bytes/s) of `bytes` moved in `ms` milliseconds.
+inline double gbps(double bytes, double ms) { return ms > 0 ? bytes / 1e9 / (ms * 1e-3) : 0; }
+
+// ---------------------------------------------------------------------------------------------
+// Inputs and checks (any TU)
+
+/// Deterministic pseudo-random values in [-1, 1) (splitmix64): not zeros, which run faster and
+/// hide unwritten outputs, and the same on every run and backend.
+template <class T> std::vector<T> random_values(std::size_t n, std::uint64_t seed = 42) {
+  std::vector<T> v(n);
+  std::uint64_t s = seed;
+  for (auto& x : v) {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    x = static_cast<T>(static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0);
+  }
+  return v;
+}
+
+/// A C-ordered array of random_values on `dev` (made on the host, then copied).
+template <class T>
+ndarray<T> random_array(const shape_t& shape, cunp::device dev, std::uint64_t seed = 42) {
+  const auto n = static_cast<std::size_t>(cunp::shape_size(shape));
+  return cunp::asarray(random_values<T>(n, seed), shape, cunp::cpu).to(dev);
+}
+
+/// An uninitialised C-ordered host array in page-locked memory (fast, DMA-able transfers);
+/// plain host memory in a program without CUDA.
+template <class T> ndarray<T> pinned_empty(const shape_t& shape) {
+  const auto bytes = static_cast<std::size_t>(cunp::shape_size(shape)) * sizeof(T);
+  return ndarray<T>(cunp::detail::allocate_pinned(bytes), 0, shape, cunp::c_strides(shape));
+}
+
+/// Fills and frees a block of `n` elements of T on `dev`, so that the next allocation of that
+/// size from the stream-ordered pool (the output of the op under test) starts as NaN/garbage
+/// rather than as the correct answer left there by an earlier run.
+template <class T> void poison_pool(cunp::device dev, index_t n) {
+  if (dev.is_cpu()) return;
+  const auto poison = std::numeric_limits<T>::has_quiet_NaN ? std::numeric_limits<T>::quiet_NaN()
+                                                             : T(0x5A);
+  (void)cunp::full<T>({n}, poison, dev);
+}
+
+/// max |got - want| / |want| over the elements (where want == 0, any difference counts as
+/// infinite); infinite for a shape mismatch or a NaN in one array only.
+template <class T> double max_rel_error(const ndarray<T>& got, const ndarray<T>& want) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  if (got.shape() != want.shape()) return inf;
+  const auto g = got.to_vector(), w = want.to_vector();
+  double worst = 0;
+  for (std::size_t i = 0; i < g.size(); ++i) {
+    const double a = static_cast<double>(g[i]), b = static_cast<double>(w[i]);
+    if (std::isnan(a) || std::isnan(b)) {
+      if (!(std::isnan(a) && std::isnan(b))) return inf;
+      continue;
+    }
+    if (a == b) continue;
+    worst = std::max(worst, b == 0 ? inf : std::abs(a - b) / std::abs(b));
+  }
+  return worst;
+}
+
+/// Tolerance on max_rel_error for results that should agree between backends (the tests' own).
+template <class T> constexpr double agree_rtol() { return sizeof(T) >= 8 ? 1e-13 : 1e-6; }
+
+// ---------------------------------------------------------------------------------------------
+// Device facts, ceilings and the L2 flush (nvcc-compiled TUs)
+#if CUNP_HAS_CUDA
+
+inline void check(cudaError_t status, const char* what) {
+  cunp::detail::cuda::check(status, what);
+}
+
+/// What RESULTS.md records about the GPU, read from the driver.
+struct device_facts {
+  std::string name;
+  int cc_major = 0, cc_minor = 0, sms = 0, driver = 0, runtime = 0;
+  std::size_t l2_bytes = 0, memory_bytes = 0;
+};
+
+inline device_facts facts(int dev = 0) {
+  device_facts f;
+  cudaDeviceProp prop{};
+  check(cudaGetDeviceProperties(&prop, dev), "cudaGetDeviceProperties");
+  f.name = prop.name;
+  f.cc_major = prop.major;
+  f.cc_minor = prop.minor;
+  f.sms = prop.multiProcessorCount;
+  f.l2_bytes = static_cast<std::size_t>(prop.l2CacheSize);
+  f.memory_bytes = prop.totalGlobalMem;
+  check(cudaDriverGetVersion(&f.driver), "cudaDriverGetVersion");
+  check(cudaRuntimeGetVersion(&f.runtime), "cudaRuntimeGetVersion");
+  return f;
+}
+
+namespace kernels {
+template <int = 0> CUNP_KERNEL void hold(unsigned long long ns) {
+  unsigned long long t0 = 0, t = 0;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+  do {
+    __nanosleep(500);
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  } while (t - t0 < ns);
+}
+}  // namespace kernels
+
+inline void hold_stream(int dev, double us) {
+  cunp::detail::cuda::device_scope scope(dev);
+  kernels::hold<<<1, 1, 0, cunp::detail::cuda::current_stream(dev)>>>(
+      static_cast<unsigned long long>(us * 1e3));
+  check(cudaGetLastError(), "launch of hold");
+}
+
+/// "13.0" from CUDA's 13000.
+inline std::string cuda_version_str(int v) {
+  return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
+}
+
+/// A bandwidth ceiling measured in this process: bytes counted per repeat and the timings.
+struct ceiling {
+  double bytes = 0;
+  stats ms;
+  [[nodiscard]] double gbps() const { return cunp_bench::gbps(bytes, ms.median); }
+};
+
+/// Device memory outside cunp's pool, so that ceilings and flushes leave the pool's statistics
+/// and cache as the op under test found them.
+class raw_device_buffer {
+ public:
+  raw_device_buffer(int dev, std::size_t bytes) : dev_(dev), bytes_(bytes) {
+    cunp::detail::cuda::device_scope scope(dev);
+    check(cudaMalloc(&ptr_, bytes), "cudaMalloc");
+  }
+  raw_device_buffer(const raw_device_buffer&) = delete;
+  raw_device_buffer& operator=(const raw_device_buffer&) = delete;
+  ~raw_device_buffer() {
+    cunp::detail::cuda::device_scope scope(dev_);
+    cudaFree(ptr_);
+  }
+  [[nodiscard]] void* get() const { return ptr_; }
+  [[nodiscard]] std::size_t bytes() const { return bytes_; }
+
+ private:
+  int dev_;
+  std::size_t bytes_;
+  void* ptr_ = nullptr;
+};
+
+/// The "copy" ceiling of PERFORMANCE.md: a 1 GiB device-to-device cudaMemcpyAsync on the current
+/// stream, read + written bytes counted (2 GiB per repeat). Measured once per process.
+inline const ceiling& copy_ceiling(int dev = 0) {
+  static const ceiling c = [dev] {
+    const std::size_t bytes = std::size_t(1) << 30;
+    raw_device_buffer src(dev, bytes), dst(dev, bytes);
+    const cudaStream_t st = cunp::detail::cuda::current_stream(dev);
+    check(cudaMemsetAsync(src.get(), 0x3f, bytes, st), "cudaMemsetAsync");
+    ceiling out;
+    out.bytes = 2.0 * static_cast<double>(bytes);
+    out.ms = time_gpu(cunp::cuda(dev), [&] {
+               check(cudaMemcpyAsync(dst.get(), src.get(), bytes, cudaMemcpyDeviceToDevice, st),
+                     "cudaMemcpyAsync");
+             }).device;
+    return out;
+  }();
+  return c;
+}
+
+/// Pinned host <-> device ceilings: 256 MiB cudaMemcpyAsync from/to page-locked memory.
+inline const ceiling& transfer_ceiling(int dev, bool to_device) {
+  auto measure = [dev](bool h2d) {
+    const std::size_t bytes = std::size_t(256) << 20;
+    raw_device_buffer d(dev, bytes);
+    const auto host = pinned_empty<std::uint8_t>({static_cast<index_t>(bytes)});
+    std::fill(host.data(), host.data() + bytes, std::uint8_t(0x3f));
+    const cudaStream_t st = cunp::detail::cuda::current_stream(dev);
+    ceiling out;
+    out.bytes = static_cast<double>(bytes);
+    out.ms = time_gpu(cunp::cuda(dev), [&] {
+               if (h2d)
+                 check(cudaMemcpyAsync(d.get(), host.data(), bytes, cudaMemcpyHostToDevice, st),
+                       "cudaMemcpyAsync");
+               else
+                 check(cudaMemcpyAsync(host.data(), d.get(), bytes, cudaMemcpyDeviceToHost, st),
+                       "cudaMemcpyAsync");
+             }).device;
+    return out;
+  };
+  static const ceiling h2d = measure(true);
+  static const ceiling d2h = measure(false);
+  return to_device ? h2d : d2h;
+}
+
+/// Evicts the L2 cache before a cold-cache repeat: writes a buffer of four times the L2 size
+/// (at least 256 MiB) on the current stream, outside the timed region.
+class l2_flush {
+ public:
+  explicit l2_flush(int dev = 0)
+      : dev_(dev), buf_(dev, std::max(4 * facts(dev).l2_bytes, std::size_t(256) << 20)) {}
+  void operator()() {
+    value_ = (value_ + 1) & 0xff;
+    const cudaStream_t st = cunp::detail::cuda::current_stream(dev_);
+    check(cudaMemsetAsync(buf_.get(), value_, buf_.bytes(), st), "cudaMemsetAsync");
+  }
+  [[nodiscard]] std::size_t bytes() const { return buf_.bytes(); }
+
+ private:
+  int dev_;
+  raw_device_buffer buf_;
+  int value_ = 0;
+};
+
+#else
+inline void hold_stream(int, double) {}
+#endif  // CUNP_HAS_CUDA
+
+// ---------------------------------------------------------------------------------------------
+// Google Benchmark: CUDA-event manual time and bandwidth counters (benchmark executables)
+#if defined(CUNP_BENCH_GBENCH) && CUNP_HAS_CUDA
+
+/// Seconds of manual time Google Benchmark aims for per run: env CUNP_BENCH_MIN_TIME (default
+/// 0.05; a per-benchmark MinTime overrides the --benchmark_min_time flag, so this is the knob).
+inline double min_time() {
+  const char* env = std::getenv("CUNP_BENCH_MIN_TIME");
+  return env && *env ? std::atof(env) : 0.05;
+}
+
+/// Configures a GPU benchmark: time from CUDA events (manual time), in microseconds.
+inline benchmark::internal::Benchmark* gpu_timed(benchmark::internal::Benchmark* b) {
+  return b->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(min_time());
+}
+/// Configures a host-latency benchmark: wall time per call, in microseconds.
+inline benchmark::internal::Benchmark* host_timed(benchmark::internal::Benchmark* b) {
+  return b->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(min_time());
+}
+
+/// Byte sizes lo, lo * factor, ... up to hi (inclusive).
+inline std::vector<std::int64_t> sizes(std::int64_t lo, std::int64_t hi, std::int64_t factor) {
+  std::vector<std::int64_t> out;
+  for (std::int64_t b = lo; b <= hi; b *= factor) out.push_back(b);
+  return out;
+}
+
+enum class against : std::uint8_t { nothing, copy_ceiling, h2d_ceiling, d2h_ceiling };
+
+struct loop_options {
+  double bytes = 0;                     ///< fewest bytes the op must move per iteration
+  against ceiling = against::nothing;   ///< which measured ceiling the fraction refers to
+  bool hide_launch = false;             ///< hold the stream while body() is enqueued (time_gpu)
+  l2_flush* flush = nullptr;            ///< cold-cache variant: flush before every iteration
+  int warmup = 3;                       ///< untimed calls before the timed loop
+};
+
+/// The measured ceiling an op is compared with, in GB/s (0 for against::nothing).
+inline double ceiling_gbps(against c) {
+  switch (c) {
+    case against::copy_ceiling: return copy_ceiling().gbps();
+    case against::h2d_ceiling: return transfer_ceiling(0, true).gbps();
+    case against::d2h_ceiling: return transfer_ceiling(0, false).gbps();
+    case against::nothing: break;
+  }
+  return 0;
+}
+
+/// Times body() with CUDA events on the current stream of cuda(0), one event pair per
+/// iteration, and reports it as the iteration's manual time (with hide_launch, a hold kernel
+/// queued first keeps the launch latency out of it, as in time_gpu). Counters, all from the
+/// median iteration (Google Benchmark's Time column is the mean): median_us, min_us, max_us,
+/// host_us (host time of the body() call), bytes (per iteration), GB/s (decimal),
+/// frac_<ceiling> (GB/s over the ceiling measured in this process).
+template <class F> void gpu_loop(benchmark::State& state, const loop_options& o, F&& body) {
+  const cunp::device dev = cunp::cuda(0);
+  const double ceil = ceiling_gbps(o.ceiling);  // measured before, never inside, the timed loop
+  std::vector<double> host;
+  for (int i = 0; i < o.warmup; ++i) {
+    const double t0 = now_ms();
+    body();
+    host.push_back(now_ms() - t0);
+    cunp::synchronize(dev);
+  }
+  double hold_us = o.hide_launch ? hold_for(summarize(host).median * 1e3) : 0;
+  host.clear();
+  cunp::event start(dev), stop(dev);
+  std::vector<double> ms;
+  for (auto _ : state) {
+    if (o.flush) (*o.flush)();
+    if (hold_us > 0) hold_stream(0, hold_us);
+    const double t0 = now_ms();
+    start.record();
+    body();
+    const double t1 = now_ms();
+    stop.record();
+    stop.synchronize();
+    const double t = cunp::event::elapsed_ms(start, stop);
+    state.SetIterationTime(t * 1e-3);
+    ms.push_back(t);
+    host.push_back(t1 - t0);
+    if (hold_us > 0 && (t1 - t0) * 1e3 > 0.8 * hold_us) hold_us = hold_for((t1 - t0) * 1e3);
+  }
+  const stats s = summarize(std::move(ms));
+  state.counters["median_us"] = s.median * 1e3;
+  state.counters["min_us"] = s.min * 1e3;
+  state.counters["max_us"] = s.max * 1e3;
+  state.counters["host_us"] = summarize(std::move(host)).median * 1e3;
+  if (o.bytes > 0) {
+    state.counters["bytes"] = o.bytes;
+    state.counters["GB/s"] = gbps(o.bytes, s.median);
+    if (ceil > 0) {
+      const char* name = o.ceiling == against::copy_ceiling  ? "frac_copy"
+                         : o.ceiling == against::h2d_ceiling ? "frac_h2d_pinned"
+                                                             : "frac_d2h_pinned";
+      state.counters[name] = gbps(o.bytes, s.median) / ceil;
+    }
+  }
+}
+
+/// main() of a benchmark executable: records the GPU, driver, CUDA and the ceilings in the JSON
+/// context, then runs the benchmarks. Without a GPU it prints why and exits 77 (skipped), except
+/// for --benchmark_list_tests.
+inline int run_main(int argc, char** argv) {
+  bool list_only = false;
+  for (int i = 1; i < argc; ++i)
+    list_only = list_only || std::string(argv[i]).rfind("--benchmark_list_tests", 0) == 0;
+  benchmark::Initialize(&argc, argv);
+  if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+  if (!list_only) {
+    if (!cunp::cuda_available()) {
+      std::fprintf(stderr, "No CUDA GPU found: these benchmarks time GPU work; nothing to measure "
+                           "(exit 77). bench/report runs on a CPU-only machine.\n");
+      return 77;
+    }
+    const device_facts f = facts(0);
+    const ceiling& c = copy_ceiling(0);
+    char buf[64];
+    auto num = [&buf](double v) {
+      std::snprintf(buf, sizeof buf, "%.4g", v);
+      return std::string(buf);
+    };
+    benchmark::AddCustomContext("gpu", f.name);
+    benchmark::AddCustomContext("compute_capability", std::to_string(f.cc_major) + "." +
+                                                          std::to_string(f.cc_minor));
+    benchmark::AddCustomContext("sms", std::to_string(f.sms));
+    benchmark::AddCustomContext("l2_bytes", std::to_string(f.l2_bytes));
+    benchmark::AddCustomContext("cuda_driver", cuda_version_str(f.driver));
+    benchmark::AddCustomContext("cuda_runtime", cuda_version_str(f.runtime));
+    benchmark::AddCustomContext("cunp_version", std::to_string(CUNP_VERSION_MAJOR) + "." +
+                                                    std::to_string(CUNP_VERSION_MINOR) + "." +
+                                                    std::to_string(CUNP_VERSION_PATCH));
+    benchmark::AddCustomContext("copy_ceiling_GBps", num(c.gbps()));
+    benchmark::AddCustomContext("copy_ceiling_ms", num(c.ms.median) + " median, " +
+                                                       num(c.ms.min) + "-" + num(c.ms.max) +
+                                                       " over " + std::to_string(c.ms.repeats));
+    benchmark::AddCustomContext("h2d_pinned_ceiling_GBps", num(transfer_ceiling(0, true).gbps()));
+    benchmark::AddCustomContext("d2h_pinned_ceiling_GBps", num(transfer_ceiling(0, false).gbps()));
+    benchmark::AddCustomContext("timing", "CUDA events on the current stream around each "
+                                          "iteration after 3 untimed calls (device-only ops: "
+                                          "launch hidden behind a hold kernel); counters from "
+                                          "the median iteration; min_time " + num(min_time()) +
+                                          " s");
+    std::fprintf(stderr, "%s: copy ceiling %.0f GB/s (1 GiB D2D, read + write)\n",
+                 f.name.c_str(), c.gbps());
+  }
+  benchmark::RunSpecifiedBenchmarks();
+  benchmark::Shutdown();
+  return 0;
+}
+
+#endif  // CUNP_BENCH_GBENCH && CUNP_HAS_CUDA
+
+}  // namespace cunp_bench
