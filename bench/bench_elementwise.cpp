@@ -1,0 +1,106 @@
+// bench/bench_elementwise.cpp: element-wise operations and fused expressions against the copy
+// ceiling measured in the same run (issue: element-wise at memory bandwidth).
+//
+// Names are <op>/<impl>/<dtype>/<elements>; impl cunp (GPU). bytes = the fewest bytes the op must
+// move: each input element read once, each output element written once. Each iteration
+// materialises a fresh output from the pool (what `ndarray<T> c = a + b;` costs), with the
+// launch hidden behind a hold kernel; host_us is what the call costs the host. CuPy's numbers
+// for the same names come from bench/cupy/cupy_elementwise.py.
+#include <map>
+#include <string>
+
+#include "bench_util.hpp"
+
+namespace {
+
+using namespace cunp_bench;
+using benchmark::State;
+const cunp::device gpu0 = cunp::cuda(0);
+
+// Random inputs per (dtype, size, slot), kept for the whole run (see bench_memory.cpp).
+template <class T> const ndarray<T>& input(index_t n, int slot) {
+  static auto* cache = new std::map<std::pair<index_t, int>, ndarray<T>>();
+  auto it = cache->find({n, slot});
+  if (it == cache->end())
+    it = cache->emplace(std::make_pair(n, slot), random_array<T>({n}, gpu0, 1000 + slot)).first;
+  return it->second;
+}
+
+template <class T> void consume(const ndarray<T>& a) {
+  T* p = a.data();
+  benchmark::DoNotOptimize(p);
+}
+
+template <class T, class F> void run(State& s, int inputs_read, int outputs, F make) {
+  const index_t n = s.range(0);
+  const double bytes = double(n) * sizeof(T) * (inputs_read + outputs);
+  gpu_loop(s, {bytes, against::copy_ceiling, true}, [&] { consume(make(n)); });
+}
+
+template <class T> void add(State& s) {
+  run<T>(s, 2, 1, [](index_t n) { return ndarray<T>(input<T>(n, 0) + input<T>(n, 1)); });
+}
+template <class T> void multiply(State& s) {
+  run<T>(s, 2, 1, [](index_t n) { return ndarray<T>(input<T>(n, 0) * input<T>(n, 1)); });
+}
+template <class T> void sin(State& s) {
+  run<T>(s, 1, 1, [](index_t n) { return ndarray<T>(cunp::sin(input<T>(n, 0))); });
+}
+template <class T> void fused(State& s) {  // a*b + sin(c): one kernel, 3 reads + 1 write
+  run<T>(s, 3, 1, [](index_t n) {
+    return ndarray<T>(input<T>(n, 0) * input<T>(n, 1) + cunp::sin(input<T>(n, 2)));
+  });
+}
+template <class T> void where(State& s) {  // where(a > 0, a, b)
+  run<T>(s, 2, 1, [](index_t n) {
+    const auto& a = input<T>(n, 0);
+    return ndarray<T>(cunp::where(a > 0, a, input<T>(n, 1)));
+  });
+}
+template <class T> void outer(State& s) {  // a[:, None] + b[None, :], a and b of sqrt(n)
+  const index_t n = s.range(0);
+  index_t m = 1;
+  while (m * m < n) m *= 2;
+  const auto a = input<T>(m, 0).reshape({m, 1}), b = input<T>(n / m, 1).reshape({1, n / m});
+  const double bytes = double(sizeof(T)) * (m + n / m + n);
+  s.SetLabel(std::to_string(m) + "x" + std::to_string(n / m));
+  gpu_loop(s, {bytes, against::copy_ceiling, true}, [&] { consume(ndarray<T>(a + b)); });
+}
+template <class T> void strided(State& s) {  // a[::2] + b: a strided view of a 2n buffer
+  const index_t n = s.range(0);
+  const auto& base = input<T>(2 * n, 2);
+  const ndarray<T> a(base.storage(), base.offset(), {n}, {2});
+  const auto& b = input<T>(n, 1);
+  gpu_loop(s, {3.0 * n * sizeof(T), against::copy_ceiling, true}, [&] { consume(ndarray<T>(a + b)); });
+}
+template <class T> void add_small_host(State& s) {  // host time per call at n = 1000
+  const auto& a = input<T>(s.range(0), 0);
+  const auto& b = input<T>(s.range(0), 1);
+  for (int i = 0; i < 10; ++i) consume(ndarray<T>(a + b));
+  for (auto _ : s) consume(ndarray<T>(a + b));
+  cunp::synchronize(gpu0);
+}
+
+template <class T> void register_dtype(const std::string& dt) {
+  const std::vector<std::int64_t> sizes = {1 << 20, 1 << 24, 1 << 28};
+  auto gpu = [&](const char* op, void (*fn)(State&)) {
+    auto* b = gpu_timed(benchmark::RegisterBenchmark((std::string(op) + "/cunp/" + dt).c_str(), fn));
+    for (auto n : sizes) b->Arg(n);
+  };
+  gpu("add", add<T>);
+  gpu("multiply", multiply<T>);
+  gpu("sin", sin<T>);
+  gpu("fused_mul_add_sin", fused<T>);
+  gpu("where", where<T>);
+  gpu("outer_add", outer<T>);
+  gpu("strided_add", strided<T>);
+  host_timed(benchmark::RegisterBenchmark(("add_host/cunp/" + dt).c_str(), add_small_host<T>))->Arg(1000);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_dtype<float>("float32");
+  register_dtype<double>("float64");
+  return cunp_bench::run_main(argc, argv);
+}
