@@ -22,7 +22,8 @@ template <class T> const ndarray<T>& input(index_t n, int slot) {
   static auto* cache = new std::map<std::pair<index_t, int>, ndarray<T>>();
   auto it = cache->find({n, slot});
   if (it == cache->end())
-    it = cache->emplace(std::make_pair(n, slot), random_array<T>({n}, gpu0, 1000 + slot)).first;
+    it = cache->emplace(std::make_pair(n, slot), random_array<T>({n}, gpu0, 1000 + slot))
+             .first;
   return it->second;
 }
 
@@ -71,7 +72,8 @@ template <class T> void strided(State& s) {  // a[::2] + b: a strided view of a 
   const auto& base = input<T>(2 * n, 2);
   const ndarray<T> a(base.storage(), base.offset(), {n}, {2});
   const auto& b = input<T>(n, 1);
-  gpu_loop(s, {3.0 * n * sizeof(T), against::copy_ceiling, true}, [&] { consume(ndarray<T>(a + b)); });
+  gpu_loop(s, {3.0 * n * sizeof(T), against::copy_ceiling, true},
+           [&] { consume(ndarray<T>(a + b)); });
 }
 template <class T> void add_small_host(State& s) {  // host time per call at n = 1000
   const auto& a = input<T>(s.range(0), 0);
@@ -84,7 +86,8 @@ template <class T> void add_small_host(State& s) {  // host time per call at n =
 template <class T> void register_dtype(const std::string& dt) {
   const std::vector<std::int64_t> sizes = {1 << 20, 1 << 24, 1 << 28};
   auto gpu = [&](const char* op, void (*fn)(State&)) {
-    auto* b = gpu_timed(benchmark::RegisterBenchmark((std::string(op) + "/cunp/" + dt).c_str(), fn));
+    const std::string name = std::string(op) + "/cunp/" + dt;
+    auto* b = gpu_timed(benchmark::RegisterBenchmark(name.c_str(), fn));
     for (auto n : sizes) b->Arg(n);
   };
   gpu("add", add<T>);
@@ -94,7 +97,8 @@ template <class T> void register_dtype(const std::string& dt) {
   gpu("where", where<T>);
   gpu("outer_add", outer<T>);
   gpu("strided_add", strided<T>);
-  host_timed(benchmark::RegisterBenchmark(("add_host/cunp/" + dt).c_str(), add_small_host<T>))->Arg(1000);
+  const std::string host_name = "add_host/cunp/" + dt;
+  host_timed(benchmark::RegisterBenchmark(host_name.c_str(), add_small_host<T>))->Arg(1000);
 }
 
 }  // namespace

@@ -21,12 +21,13 @@ MAIN = ("cunp", "raw", "cupy")
 
 
 def key_of(run_name):
-    """(op, impl, arg) from 'op/impl/arg[/min_time:0.050][/manual_time]'."""
+    """(op, impl, arg) from 'op/impl[/dtype]/arg[/min_time:0.050][/manual_time]'; a dtype part
+    stays with the op ('add/float32'), so that implementations of one dtype share a row."""
     parts = [p for p in run_name.split("/")
              if p not in ("manual_time", "real_time", "process_time") and ":" not in p]
     if len(parts) < 3:
         return None
-    return "/".join(parts[:-2]), parts[-2], int(parts[-1])
+    return "/".join([parts[0]] + parts[2:-1]), parts[1], int(parts[-1])
 
 
 def metrics(b):
@@ -69,8 +70,8 @@ def load(paths):
 
 
 def size_str(op, arg):
-    if op in ELEMENT_ARGS:
-        return f"n={arg}"
+    if op in ELEMENT_ARGS or "/" in op:  # op/dtype names count elements
+        return f"n=2^{arg.bit_length() - 1}" if arg > 1 and arg & (arg - 1) == 0 else f"n={arg}"
     for unit, scale in (("GiB", 1 << 30), ("MiB", 1 << 20), ("KiB", 1 << 10)):
         if arg >= scale and arg % scale == 0:
             return f"{arg // scale} {unit}"
