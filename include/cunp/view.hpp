@@ -237,7 +237,10 @@ template <element_type T>
         if (r.length == 0) r = {0, 1, 0};  // as NumPy: an empty slice keeps offset and stride
         offset += r.start * a.strides()[d];
         shape.push_back(r.length);
-        strides.push_back(r.step * a.strides()[d]);
+        // One element: the stride is never used and may overflow (a step near INT64_MIN); wrap it
+        // as NumPy's C arithmetic does. Longer views stay in the buffer, so the product fits.
+        strides.push_back(r.length == 1 ? index_t(std::uint64_t(r.step) * std::uint64_t(a.strides()[d]))
+                                        : r.step * a.strides()[d]);
         ++d;
         break;
       }
