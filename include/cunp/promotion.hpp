@@ -64,8 +64,10 @@ constexpr dtype promote(dtype a, dtype b) {
                                y.bits == 32 ? dtype::float32 : dtype::float64);
     return describe(part).bits <= 32 ? dtype::complex64 : dtype::complex128;
   }
-  if (y.kind == 4) {  // bfloat16 with an integer or float16
-    if (x.kind == 3 || x.bits > 8) return x.kind == 3 ? dtype::float32 : float_dtype(float_bits_for_int(x.bits));
+  if (y.kind == 4) {  // bfloat16 with an integer or a float
+    if (x.kind == 3 || x.bits > 8)
+      return x.kind == 3 ? (x.bits == 64 ? dtype::float64 : dtype::float32)
+                         : float_dtype(float_bits_for_int(x.bits));
     return dtype::bfloat16;
   }
   if (y.kind == 3) {

@@ -86,12 +86,31 @@ constexpr dtype promoted_dtype(std::index_sequence<I...>) {
   return common_dtype<std::tuple_element_t<I + passthrough_v<Op>, Tuple>...>();
 }
 
+// The loop type: Op::loop<Common>, or, for ops that resolve like NumPy's type resolver (the first
+// loop that every operand casts to: arctan2(int8, uint16) computes in float32, not in the float64
+// of their int32), Op::loop_for<Common, In...> with each operand's dtype (weak scalars: Common).
+template <class Op, class Common, class... In> struct loop_of {
+  using type = typename Op::template loop<Common>;
+};
+template <class Op, class Common, class... In>
+  requires requires { typename Op::template loop_for<Common, In...>; }
+struct loop_of<Op, Common, In...> {
+  using type = typename Op::template loop_for<Common, In...>;
+};
+template <class X, class Common>
+using loop_operand_t = std::conditional_t<(operand_traits<X>::weak_kind >= 0), Common,
+                                          typename operand_traits<X>::value_type>;
+template <class Op, class Common, class Tuple, std::size_t... I>
+auto loop_type(std::index_sequence<I...>) -> typename loop_of<
+    Op, Common,
+    loop_operand_t<std::tuple_element_t<I + passthrough_v<Op>, Tuple>, Common>...>::type;
+
 // The loop type (inputs are converted to it) and the output type of a node.
 template <class Op, class... Args> struct node_types {
   using args = std::tuple<Args...>;
-  using common = type_of_t<promoted_dtype<Op, args>(
-      std::make_index_sequence<sizeof...(Args) - passthrough_v<Op>>())>;
-  using loop = typename Op::template loop<common>;
+  using operands = std::make_index_sequence<sizeof...(Args) - passthrough_v<Op>>;
+  using common = type_of_t<promoted_dtype<Op, args>(operands())>;
+  using loop = decltype(loop_type<Op, common, args>(operands()));
   using out = typename Op::template out<loop>;
 };
 

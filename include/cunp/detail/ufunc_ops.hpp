@@ -1,142 +1,133 @@
 // cunp/detail/ufunc_ops.hpp: the functors behind NumPy's ufuncs, shared by every backend.
 //
-// A functor names its ufunc, says which loop types it accepts, may change the loop type
-// (divide computes integers in float64) or the output type (comparisons give bool), and maps
-// values of the loop's math type (float for float16/bfloat16, cplx for complex).
+// A functor names its ufunc, lists the loops NumPy has for it (the dtypes it computes in), may
+// change the output type (comparisons give bool, absolute of complex gives the real type), and
+// maps values of the loop's math type (float for float16/bfloat16, cplx for complex). A dtype
+// with no loop is a compile-time error, as it is a TypeError in NumPy.
+//
+// The families live in ufunc_ops_arith.hpp (arithmetic, rounding, extrema), ufunc_ops_math.hpp
+// (exponential, logarithmic, trigonometric), ufunc_ops_logic.hpp (comparisons, logical,
+// bitwise, classification) and ufunc_ops_complex.hpp (real, imag, conjugate, angle).
 #pragma once
-#include <cmath>
+#include <initializer_list>
+#include <type_traits>
 
 #include "cunp/detail/math.hpp"
+#include "cunp/promotion.hpp"
 
 namespace cunp::detail {
 
-struct same_loop {
-  template <class C> using loop = C;
-  template <class L> using out = L;
-};
-struct bool_out {
-  template <class C> using loop = C;
-  template <class L> using out = bool;
-};
-template <class C> using float_loop_t = std::conditional_t<is_integer_v<C> || std::is_same_v<C, bool>, double, C>;
-
-// Single-precision C math on float, double-precision on double: both exist on host and device.
-#define CUNP_REAL_FN(name, fn)                                             \
-  CUNP_HD inline float name(float x) { return ::fn##f(x); }               \
-  CUNP_HD inline double name(double x) { return ::fn(x); }
-CUNP_REAL_FN(real_sqrt, sqrt)
-CUNP_REAL_FN(real_exp, exp)
-CUNP_REAL_FN(real_log, log)
-CUNP_REAL_FN(real_sin, sin)
-CUNP_REAL_FN(real_cos, cos)
-CUNP_REAL_FN(real_tanh, tanh)
-CUNP_REAL_FN(real_fabs, fabs)
-#undef CUNP_REAL_FN
-
-struct add_op : same_loop {
-  static constexpr const char* name = "add";
-  template <class L> static constexpr bool accepts = true;
-  template <class M> CUNP_HD M operator()(M a, M b) const {
-    if constexpr (std::is_same_v<M, bool>) return a || b;
-    else return static_cast<M>(a + b);
-  }
-};
-struct subtract_op : same_loop {
-  static constexpr const char* name = "subtract";
-  template <class L> static constexpr bool accepts = !std::is_same_v<L, bool>;
-  template <class M> CUNP_HD M operator()(M a, M b) const { return static_cast<M>(a - b); }
-};
-struct multiply_op : same_loop {
-  static constexpr const char* name = "multiply";
-  template <class L> static constexpr bool accepts = true;
-  template <class M> CUNP_HD M operator()(M a, M b) const {
-    if constexpr (std::is_same_v<M, bool>) return a && b;
-    else return static_cast<M>(a * b);
-  }
-};
-struct divide_op {
-  static constexpr const char* name = "divide";
-  template <class C> using loop = float_loop_t<C>;
-  template <class L> using out = L;
-  template <class L> static constexpr bool accepts = true;
-  template <class M> CUNP_HD M operator()(M a, M b) const { return a / b; }
-};
-struct negative_op : same_loop {
-  static constexpr const char* name = "negative";
-  template <class L> static constexpr bool accepts = !std::is_same_v<L, bool>;
-  template <class M> CUNP_HD M operator()(M a) const { return static_cast<M>(-a); }
-};
-
-#define CUNP_COMPARISON(NAME, OP)                                                    \
-  struct NAME##_op : bool_out {                                                      \
-    static constexpr const char* name = #NAME;                                       \
-    template <class L> static constexpr bool accepts = true;                         \
-    template <class M> CUNP_HD bool operator()(M a, M b) const { return a OP b; }    \
-  };
-CUNP_COMPARISON(equal, ==)
-CUNP_COMPARISON(not_equal, !=)
-CUNP_COMPARISON(less, <)
-CUNP_COMPARISON(less_equal, <=)
-CUNP_COMPARISON(greater, >)
-CUNP_COMPARISON(greater_equal, >=)
-#undef CUNP_COMPARISON
-
-// Real transcendental functions: integers compute in float64 (NumPy's loop for sqrt(int) is 'd').
-#define CUNP_REAL_UFUNC(NAME, FN)                                                          \
-  struct NAME##_op {                                                                       \
-    static constexpr const char* name = #NAME;                                             \
-    template <class C> using loop = float_loop_t<C>;                                       \
-    template <class L> using out = L;                                                      \
-    template <class L> static constexpr bool accepts = !is_complex_v<L>;                   \
-    template <class M> CUNP_HD M operator()(M a) const { return FN(a); }                   \
-  };
-CUNP_REAL_UFUNC(sqrt, real_sqrt)
-CUNP_REAL_UFUNC(exp, real_exp)
-CUNP_REAL_UFUNC(log, real_log)
-CUNP_REAL_UFUNC(sin, real_sin)
-CUNP_REAL_UFUNC(cos, real_cos)
-CUNP_REAL_UFUNC(tanh, real_tanh)
-#undef CUNP_REAL_UFUNC
-
-/// maximum/minimum propagate NaN (NumPy); fmax/fmin ignore it.
-struct maximum_op : same_loop {
-  static constexpr const char* name = "maximum";
-  template <class L> static constexpr bool accepts = !is_complex_v<L>;
-  template <class M> CUNP_HD M operator()(M a, M b) const {
-    if constexpr (std::is_floating_point_v<M>) {
-      if (a != a) return a;
-      if (b != b) return b;
+/// The loops of a ufunc, in NumPy's order.
+template <dtype... D>
+struct loops {
+  /// NumPy's type resolution: the first loop that every operand casts to safely ('safe'
+  /// casting). None: `fallback`, which `has` then rejects.
+  static constexpr dtype pick(std::initializer_list<dtype> operands, dtype fallback) {
+    for (const dtype l : {D...}) {
+      bool all = true;
+      for (const dtype o : operands) all = all && safe_cast(o, l);
+      if (all) return l;
     }
-    return a >= b ? a : b;
+    return fallback;
   }
+  static constexpr bool has(dtype d) { return ((d == D) || ...); }
 };
-struct minimum_op : same_loop {
-  static constexpr const char* name = "minimum";
-  template <class L> static constexpr bool accepts = !is_complex_v<L>;
-  template <class M> CUNP_HD M operator()(M a, M b) const {
-    if constexpr (std::is_floating_point_v<M>) {
-      if (a != a) return a;
-      if (b != b) return b;
-    }
-    return a <= b ? a : b;
-  }
+
+#define CUNP_INT_DTYPES                                                                \
+  dtype::int8, dtype::uint8, dtype::int16, dtype::uint16, dtype::int32, dtype::uint32, \
+      dtype::int64, dtype::uint64
+#define CUNP_REAL_DTYPES dtype::float16, dtype::bfloat16, dtype::float32, dtype::float64
+#define CUNP_COMPLEX_DTYPES dtype::complex64, dtype::complex128
+using all_loops = loops<dtype::bool_, CUNP_INT_DTYPES, CUNP_REAL_DTYPES, CUNP_COMPLEX_DTYPES>;
+using number_loops = loops<CUNP_INT_DTYPES, CUNP_REAL_DTYPES, CUNP_COMPLEX_DTYPES>;
+using int_real_loops = loops<CUNP_INT_DTYPES, CUNP_REAL_DTYPES>;
+using bool_int_real_loops = loops<dtype::bool_, CUNP_INT_DTYPES, CUNP_REAL_DTYPES>;
+using inexact_loops = loops<CUNP_REAL_DTYPES, CUNP_COMPLEX_DTYPES>;
+using real_loops = loops<CUNP_REAL_DTYPES>;
+using bool_int_loops = loops<dtype::bool_, CUNP_INT_DTYPES>;
+using int_loops = loops<CUNP_INT_DTYPES>;
+#undef CUNP_INT_DTYPES
+#undef CUNP_REAL_DTYPES
+#undef CUNP_COMPLEX_DTYPES
+
+/// A ufunc computing in the first of Loops that its operands cast to (In: the operands' dtypes,
+/// weak scalars counted as the common dtype C), with output Out<loop>.
+template <class Loops, template <class> class Out = std::type_identity_t>
+struct ufunc_loops {
+  template <class C, class... In>
+  using loop_for = type_of_t<Loops::pick({dtype_of_v<In>...}, dtype_of_v<C>)>;
+  template <class C>
+  using loop = loop_for<C, C>;
+  template <class L>
+  using out = Out<L>;
+  template <class L>
+  static constexpr bool accepts = Loops::has(dtype_of_v<L>);
 };
+
+/// NumPy refuses bool for some ufuncs that accept int8 (negative, subtract: "use logical_not"),
+/// rather than computing bool in int8 as for square: bool stays bool and is rejected.
+template <class Loops>
+struct ufunc_loops_no_bool : ufunc_loops<Loops> {
+  template <class C, class... In>
+  using loop_for = std::conditional_t<std::is_same_v<C, bool>, bool,
+                                      typename ufunc_loops<Loops>::template loop_for<C, In...>>;
+  template <class C>
+  using loop = loop_for<C, C>;
+};
+
+template <class>
+using bool_t = bool;
+template <class L>
+using part_t = typename complex_parts<L>::type;
+
+/// Integer arithmetic that wraps like NumPy's (two's complement), without C++'s undefined
+/// signed overflow: computed in an unsigned type at least as wide as int.
+template <class M>
+using wide_unsigned_t = std::conditional_t<sizeof(M) <= 4, std::uint32_t, std::uint64_t>;
+template <class M>
+CUNP_HD constexpr M wrap(wide_unsigned_t<M> v) {
+  return static_cast<M>(v);
+}
+template <class M>
+CUNP_HD constexpr wide_unsigned_t<M> bits_of(M v) {
+  return static_cast<wide_unsigned_t<M>>(v);
+}
 
 /// where(condition, x, y): the condition is read as bool and takes no part in promotion.
-struct where_op : same_loop {
+struct where_op {
   static constexpr const char* name = "where";
   static constexpr int passthrough = 1;
-  template <class L> static constexpr bool accepts = true;
-  template <class M> CUNP_HD M operator()(bool c, M x, M y) const { return c ? x : y; }
+  template <class C>
+  using loop = C;
+  template <class L>
+  using out = L;
+  template <class L>
+  static constexpr bool accepts = true;
+  template <class M>
+  CUNP_HD M operator()(bool c, M x, M y) const {
+    return c ? x : y;
+  }
 };
 
 /// astype inside an expression: converts to T (fuses with the rest of the expression).
-template <class T> struct cast_op {
+template <class T>
+struct cast_op {
   static constexpr const char* name = "astype";
-  template <class C> using loop = C;
-  template <class L> using out = T;
-  template <class L> static constexpr bool accepts = true;
-  template <class M> CUNP_HD T operator()(M a) const { return convert<T>(a); }
+  template <class C>
+  using loop = C;
+  template <class L>
+  using out = T;
+  template <class L>
+  static constexpr bool accepts = true;
+  template <class M>
+  CUNP_HD T operator()(M a) const {
+    return convert<T>(a);
+  }
 };
 
 }  // namespace cunp::detail
+
+#include "cunp/detail/ufunc_ops_arith.hpp"
+#include "cunp/detail/ufunc_ops_complex.hpp"
+#include "cunp/detail/ufunc_ops_logic.hpp"
+#include "cunp/detail/ufunc_ops_math.hpp"

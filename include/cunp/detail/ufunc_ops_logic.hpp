@@ -1,0 +1,132 @@
+// cunp/detail/ufunc_ops_logic.hpp: comparison, logical, bitwise and classification ufuncs (see
+// ufunc_ops.hpp). Comparisons, logical ufuncs and classifications give bool.
+#pragma once
+#include <type_traits>
+
+namespace cunp::detail {
+
+// Complex numbers compare lexicographically (NumPy 2), a NaN part making < and > false.
+#define CUNP_COMPARISON(NAME, OP, COMPLEX)            \
+  struct NAME##_op : ufunc_loops<all_loops, bool_t> { \
+    static constexpr const char* name = #NAME;        \
+    template <class M>                                \
+    CUNP_HD bool operator()(M a, M b) const {         \
+      if constexpr (is_complex_v<M>)                  \
+        return COMPLEX;                               \
+      else                                            \
+        return a OP b;                                \
+    }                                                 \
+  };
+CUNP_COMPARISON(equal, ==, a == b)
+CUNP_COMPARISON(not_equal, !=, a != b)
+CUNP_COMPARISON(less, <, c_less(a, b))
+CUNP_COMPARISON(less_equal, <=, c_less_equal(a, b))
+CUNP_COMPARISON(greater, >, c_less(b, a))
+CUNP_COMPARISON(greater_equal, >=, c_less_equal(b, a))
+#undef CUNP_COMPARISON
+
+/// The truth of a value: non-zero (NaN is true; complex: either part non-zero).
+template <class M>
+CUNP_HD constexpr bool truth(M a) {
+  if constexpr (is_complex_v<M>)
+    return a.re != 0 || a.im != 0;
+  else
+    return a != M(0);
+}
+#define CUNP_LOGICAL(NAME, EXPR)                      \
+  struct NAME##_op : ufunc_loops<all_loops, bool_t> { \
+    static constexpr const char* name = #NAME;        \
+    template <class M>                                \
+    CUNP_HD bool operator()(M a, M b) const {         \
+      return EXPR;                                    \
+    }                                                 \
+  };
+CUNP_LOGICAL(logical_and, truth(a) && truth(b))
+CUNP_LOGICAL(logical_or, truth(a) || truth(b))
+CUNP_LOGICAL(logical_xor, truth(a) != truth(b))
+#undef CUNP_LOGICAL
+struct logical_not_op : ufunc_loops<all_loops, bool_t> {
+  static constexpr const char* name = "logical_not";
+  template <class M>
+  CUNP_HD bool operator()(M a) const {
+    return !truth(a);
+  }
+};
+
+// Bitwise operations: bool and integers (bool stays bool: logical).
+#define CUNP_BITWISE(NAME, OP)                     \
+  struct NAME##_op : ufunc_loops<bool_int_loops> { \
+    static constexpr const char* name = #NAME;     \
+    template <class M>                             \
+    CUNP_HD M operator()(M a, M b) const {         \
+      return static_cast<M>(a OP b);               \
+    }                                              \
+  };
+CUNP_BITWISE(bitwise_and, &)
+CUNP_BITWISE(bitwise_or, |)
+CUNP_BITWISE(bitwise_xor, ^)
+#undef CUNP_BITWISE
+struct invert_op : ufunc_loops<bool_int_loops> {
+  static constexpr const char* name = "invert";
+  template <class M>
+  CUNP_HD M operator()(M a) const {
+    if constexpr (std::is_same_v<M, bool>)
+      return !a;
+    else
+      return static_cast<M>(~a);
+  }
+};
+
+/// Shifts by the bit width or more (or by a negative amount) give 0, or -1 for a right shift of
+/// a negative value, as NumPy defines them (C leaves them undefined).
+template <class M>
+CUNP_HD constexpr bool shift_in_range(M b) {
+  return static_cast<std::make_unsigned_t<M>>(b) < sizeof(M) * 8;
+}
+struct left_shift_op : ufunc_loops<int_loops> {
+  static constexpr const char* name = "left_shift";
+  template <class M>
+  CUNP_HD M operator()(M a, M b) const {
+    return shift_in_range(b) ? wrap<M>(bits_of(a) << b) : M(0);
+  }
+};
+struct right_shift_op : ufunc_loops<int_loops> {
+  static constexpr const char* name = "right_shift";
+  template <class M>
+  CUNP_HD M operator()(M a, M b) const {
+    if (shift_in_range(b)) return static_cast<M>(a >> b);  // arithmetic for signed (C++20)
+    if constexpr (std::is_signed_v<M>)
+      return a < 0 ? M(-1) : M(0);
+    else
+      return M(0);
+  }
+};
+
+// Classification: integers and bool are finite and never NaN.
+#define CUNP_CLASSIFY(NAME, REAL, COMPLEX, INTEGER)   \
+  struct NAME##_op : ufunc_loops<all_loops, bool_t> { \
+    static constexpr const char* name = #NAME;        \
+    template <class M>                                \
+    CUNP_HD bool operator()(M a) const {              \
+      if constexpr (is_complex_v<M>)                  \
+        return COMPLEX;                               \
+      else if constexpr (std::is_floating_point_v<M>) \
+        return REAL;                                  \
+      else                                            \
+        return INTEGER;                               \
+    }                                                 \
+  };
+CUNP_CLASSIFY(isnan, is_nan(a), is_nan(a.re) || is_nan(a.im), false)
+CUNP_CLASSIFY(isinf, is_inf(a), is_inf(a.re) || is_inf(a.im), false)
+CUNP_CLASSIFY(isfinite, is_finite(a), is_finite(a.re) && is_finite(a.im), true)
+#undef CUNP_CLASSIFY
+/// The sign bit, also of -0.0 and -nan.
+struct signbit_op : ufunc_loops<real_loops, bool_t> {
+  static constexpr const char* name = "signbit";
+  template <class M>
+  CUNP_HD bool operator()(M a) const {
+    return sign_bit(a);
+  }
+};
+
+}  // namespace cunp::detail
