@@ -86,15 +86,12 @@ constexpr dtype promoted_dtype(std::index_sequence<I...>) {
   return common_dtype<std::tuple_element_t<I + passthrough_v<Op>, Tuple>...>();
 }
 
-// The loop type: Op::loop<Common>, or, for ops that resolve like NumPy's type resolver (the first
-// loop that every operand casts to: arctan2(int8, uint16) computes in float32, not in the float64
-// of their int32), Op::loop_for<Common, In...> with each operand's dtype (weak scalars: Common).
+// The loop type: Op::loop_for<Common, In...>, with each operand's dtype (weak scalars: Common), so
+// that ops can resolve like NumPy's type resolver (the first loop that every operand casts to:
+// arctan2(int8, uint16) computes in float32, not in the float64 of their int32). Every op spells
+// loop_for out: nvcc's front end ignores a requires-detected member alias template of a base
+// class, and a host stub naming another loop type than the device image is a launch failure.
 template <class Op, class Common, class... In> struct loop_of {
-  using type = typename Op::template loop<Common>;
-};
-template <class Op, class Common, class... In>
-  requires requires { typename Op::template loop_for<Common, In...>; }
-struct loop_of<Op, Common, In...> {
   using type = typename Op::template loop_for<Common, In...>;
 };
 template <class X, class Common>

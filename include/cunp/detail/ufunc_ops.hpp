@@ -93,16 +93,21 @@ CUNP_HD constexpr wide_unsigned_t<M> bits_of(M v) {
   return static_cast<wide_unsigned_t<M>>(v);
 }
 
+/// An op that computes in the operands' common type, whatever it is, with output Out<loop>.
+template <template <class> class Out = std::type_identity_t>
+struct common_loop {
+  template <class C, class...>
+  using loop_for = C;
+  template <class L>
+  using out = Out<L>;
+  template <class>
+  static constexpr bool accepts = true;
+};
+
 /// where(condition, x, y): the condition is read as bool and takes no part in promotion.
-struct where_op {
+struct where_op : common_loop<> {
   static constexpr const char* name = "where";
   static constexpr int passthrough = 1;
-  template <class C>
-  using loop = C;
-  template <class L>
-  using out = L;
-  template <class L>
-  static constexpr bool accepts = true;
   template <class M>
   CUNP_HD M operator()(bool c, M x, M y) const {
     return c ? x : y;
@@ -113,8 +118,8 @@ struct where_op {
 template <class T>
 struct cast_op {
   static constexpr const char* name = "astype";
-  template <class C>
-  using loop = C;
+  template <class C, class...>
+  using loop_for = C;
   template <class L>
   using out = T;
   template <class L>

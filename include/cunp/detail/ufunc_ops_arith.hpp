@@ -42,8 +42,8 @@ struct multiply_op : ufunc_loops<all_loops> {
 /// True division: bool and integers compute in float64.
 struct divide_op {
   static constexpr const char* name = "divide";
-  template <class C>
-  using loop = std::conditional_t<is_integer_v<C> || std::is_same_v<C, bool>, double, C>;
+  template <class C, class...>
+  using loop_for = std::conditional_t<is_integer_v<C> || std::is_same_v<C, bool>, double, C>;
   template <class L>
   using out = L;
   template <class L>
@@ -375,8 +375,8 @@ CUNP_ROUNDING(trunc, real_trunc)
 template <class L>
 struct round_op {
   static constexpr const char* name = "round";
-  template <class C>
-  using loop = L;
+  template <class, class...>
+  using loop_for = L;
   template <class>
   using out = L;
   template <class>

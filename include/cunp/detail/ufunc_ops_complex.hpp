@@ -50,8 +50,8 @@ using angle_loop_t = std::conditional_t<
 template <class L>
 struct angle_op {
   static constexpr const char* name = "angle";
-  template <class C>
-  using loop = L;
+  template <class, class...>
+  using loop_for = L;
   template <class>
   using out = part_t<L>;
   template <class>
