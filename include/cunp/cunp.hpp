@@ -14,6 +14,7 @@
 #include "cunp/ndarray.hpp"
 #include "cunp/print.hpp"
 #include "cunp/promotion.hpp"
+#include "cunp/reduce.hpp"
 #include "cunp/shape.hpp"
 #include "cunp/stream.hpp"
 #include "cunp/ufunc.hpp"

@@ -23,9 +23,11 @@ inline constexpr none_t none{};
 /// numpy.newaxis, which is None.
 inline constexpr none_t newaxis{};
 
-/// `:` (the whole axis), slice(none, none, none).
+/// `:` (the whole axis), slice(none, none, none). Called, cunp::all is numpy.all (reduce.hpp).
 struct all_t {
   explicit constexpr all_t() = default;
+  template <class Backend = detail::compiled_backend, class X, class... Rest>
+  auto operator()(const X& x, Rest&&... rest) const;
 };
 inline constexpr all_t all{};
 

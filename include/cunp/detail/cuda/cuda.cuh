@@ -3,4 +3,5 @@
 #include "cunp/detail/cuda/cast.cuh"
 #include "cunp/detail/cuda/creation.cuh"
 #include "cunp/detail/cuda/elementwise.cuh"
+#include "cunp/detail/cuda/reduce.cuh"
 #include "cunp/detail/cuda/runtime.cuh"

@@ -1,0 +1,184 @@
+// cunp/detail/cuda/reduce.cuh: the reduction kernels.
+//
+// Two shapes of work, chosen from the layout (detail/reduction.hpp):
+// - rows: the reduced elements of an output lie contiguous (sum(a, 1), full reductions). A block
+//   reduces one output's row, its threads reading consecutive elements; when there are fewer
+//   outputs than the GPU has block slots, each row is split into chunks over blockIdx.y.
+// - columns: neighbouring outputs lie contiguous (sum(a, 0)) or rows are short. A thread reduces
+//   one output, neighbouring threads reading neighbouring elements; the reduced range is split
+//   over blockIdx.y when outputs alone cannot fill the GPU.
+// Split work leaves one accumulator per chunk in a pool-backed scratch array, and a second kernel
+// (a warp per output) combines and finishes them. Each thread keeps four accumulators so that
+// four loads are in flight.
+#pragma once
+#include <cub/block/block_reduce.cuh>
+#include <cub/warp/warp_reduce.cuh>
+
+#include "cunp/detail/cuda/elementwise.cuh"
+#include "cunp/detail/reduction.hpp"
+
+namespace cunp::detail {
+
+namespace cuda {
+
+template <class R>
+struct combine_of {
+  R r;
+  __device__ typename R::acc operator()(const typename R::acc& a, const typename R::acc& b) const {
+    return r.combine(a, b);
+  }
+};
+
+template <class R, class Tree, int N>
+struct reduce_args {
+  R r;
+  Tree tree;
+  slot_ptrs<N> ptrs;
+  loop_layout<N> kept, red;
+  std::int64_t M, K, chunk;
+  typename R::acc* partial;  // [split][M] when the reduced range is split
+};
+
+/// Reduces elements lo, lo + step, ... < hi of the output whose offsets are `base`.
+template <class R, class Tree, int N>
+__device__ __forceinline__ typename R::acc reduce_range(const reduce_args<R, Tree, N>& a,
+                                                        const std::int64_t* base,
+                                                        std::int64_t lo, std::int64_t hi,
+                                                        std::int64_t step) {
+  const bool flat = a.red.shape.ndim <= 1;
+  std::int64_t rs[N];
+#pragma unroll
+  for (int k = 0; k < N; ++k) rs[k] = a.red.shape.ndim == 1 ? a.red.strides[k][0] : 0;
+  auto element = [&](std::int64_t i) {
+    std::int64_t offs[N];
+#pragma unroll
+    for (int k = 0; k < N; ++k) offs[k] = base[k] + (flat ? i * rs[k] : 0);
+    if (!flat) add_offsets(i, a.red, offs);
+    return a.r.load(a.tree.eval(offset_indexer<N>{a.ptrs.p, offs}), i);
+  };
+  auto s0 = a.r.identity(), s1 = s0, s2 = s0, s3 = s0;
+  std::int64_t i = lo;
+  for (; i + 3 * step < hi; i += 4 * step) {
+    s0 = a.r.combine(s0, element(i));
+    s1 = a.r.combine(s1, element(i + step));
+    s2 = a.r.combine(s2, element(i + 2 * step));
+    s3 = a.r.combine(s3, element(i + 3 * step));
+  }
+  for (; i < hi; i += step) s0 = a.r.combine(s0, element(i));
+  return a.r.combine(a.r.combine(s0, s1), a.r.combine(s2, s3));
+}
+
+/// The result of output m (one chunk: finished in place; several: its chunk's accumulator).
+template <class R, class Tree, int N>
+__device__ __forceinline__ void store(const reduce_args<R, Tree, N>& a, std::int64_t m,
+                                      std::int64_t out_offset, const typename R::acc& v) {
+  if (gridDim.y == 1)
+    static_cast<typename R::out*>(const_cast<void*>(a.ptrs.p[0]))[out_offset] = a.r.finish(v, a.K);
+  else
+    a.partial[blockIdx.y * a.M + m] = v;
+}
+
+template <int Threads, class R, class Tree, int N>
+CUNP_KERNEL void __launch_bounds__(Threads) reduce_rows_kernel(reduce_args<R, Tree, N> a) {
+  using block_reduce = cub::BlockReduce<typename R::acc, Threads>;
+  __shared__ typename block_reduce::TempStorage tmp;
+  const std::int64_t lo = blockIdx.y * a.chunk;
+  const std::int64_t hi = lo + a.chunk < a.K ? lo + a.chunk : a.K;
+  for (std::int64_t m = blockIdx.x; m < a.M; m += gridDim.x) {
+    std::int64_t base[N] = {};
+    add_offsets(m, a.kept, base);
+    auto v = reduce_range(a, base, lo + threadIdx.x, hi, Threads);
+    v = block_reduce(tmp).Reduce(v, combine_of<R>{a.r});
+    if (threadIdx.x == 0) store(a, m, base[0], v);
+    __syncthreads();  // tmp is reused by the next output
+  }
+}
+
+template <class R, class Tree, int N>
+CUNP_KERNEL void reduce_cols_kernel(reduce_args<R, Tree, N> a) {
+  const std::int64_t m = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
+  if (m >= a.M) return;
+  const std::int64_t lo = blockIdx.y * a.chunk;
+  const std::int64_t hi = lo + a.chunk < a.K ? lo + a.chunk : a.K;
+  std::int64_t base[N] = {};
+  add_offsets(m, a.kept, base);
+  store(a, m, base[0], reduce_range(a, base, lo, hi, 1));
+}
+
+inline constexpr int finish_warps = 4;
+
+template <class R, int N>
+CUNP_KERNEL void reduce_finish_kernel(R r, const typename R::acc* partial, int splits,
+                                      std::int64_t M, std::int64_t K, void* out,
+                                      loop_layout<N> kept) {
+  using warp_reduce = cub::WarpReduce<typename R::acc>;
+  __shared__ typename warp_reduce::TempStorage tmp[finish_warps];
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const std::int64_t m = blockIdx.x * std::int64_t(finish_warps) + warp;
+  if (m >= M) return;  // the whole warp
+  auto v = r.identity();
+  for (int s = lane; s < splits; s += 32) v = r.combine(v, partial[s * M + m]);
+  v = warp_reduce(tmp[warp]).Reduce(v, combine_of<R>{r});
+  if (lane == 0) {
+    std::int64_t offs[N] = {};
+    add_offsets(m, kept, offs);
+    static_cast<typename R::out*>(out)[offs[0]] = r.finish(v, K);
+  }
+}
+
+}  // namespace cuda
+
+/// The CUDA backend's reduction on device `dev` (detail/reduction.hpp binds and checks).
+template <class R, class X>
+void reduce_run(cuda_backend, int dev, const bound_reduction<X>& b, const R& r) {
+  constexpr int N = bound_reduction<X>::N;
+  using Tree = typename bound_reduction<X>::tree_type;
+  using acc = typename R::acc;
+  constexpr int threads = cuda::block_threads;
+  cuda::reduce_args<R, Tree, N> a{r, b.tree, {}, b.kept, b.red, b.kept.size, b.red.size, 0, nullptr};
+  for (int k = 0; k < N; ++k) a.ptrs.p[k] = b.ctx.ptrs[k];
+  const std::int64_t M = a.M, K = a.K;
+
+  // Rows when each output's elements are contiguous (or there is one output), else columns.
+  bool contiguous_rows = b.red.shape.ndim > 0;
+  for (int k = 1; k < N && contiguous_rows; ++k) {
+    const std::int64_t s = b.red.strides[k][b.red.shape.ndim - 1];
+    contiguous_rows = s == 0 || s == 1;
+  }
+  const bool rows = M == 1 || (contiguous_rows && K >= 128);
+
+  cuda::device_scope scope(dev);
+  const cudaStream_t st = cuda::current_stream(dev);
+  const std::int64_t sms = cuda::sm_count(dev);
+  std::int64_t splits = 1;
+  if (rows && M < sms * 8)
+    splits = std::clamp<std::int64_t>((sms * 8 + M - 1) / M, 1, std::max<std::int64_t>(1, K / 4096));
+  else if (!rows && M < sms * 2048)
+    splits = std::clamp<std::int64_t>((sms * 2048 + M - 1) / M, 1, std::max<std::int64_t>(1, K / 64));
+  splits = std::min<std::int64_t>(splits, 65535);
+  a.chunk = std::max<std::int64_t>(1, (K + splits - 1) / splits);
+  splits = std::max<std::int64_t>(1, (K + a.chunk - 1) / a.chunk);
+
+  ndarray<std::uint8_t> scratch;
+  if (splits > 1) {
+    scratch = ndarray<std::uint8_t>(shape_t{index_t(splits * M * sizeof(acc))}, cunp::cuda(dev));
+    a.partial = reinterpret_cast<acc*>(scratch.data());
+  }
+  if (rows) {
+    const dim3 grid(unsigned(std::min<std::int64_t>(M, 0x7fffffff)), unsigned(splits));
+    cuda::reduce_rows_kernel<threads><<<grid, threads, 0, st>>>(a);
+  } else {
+    const int block = int(std::min<std::int64_t>(threads, (M + 31) / 32 * 32));
+    const dim3 grid(unsigned((M + block - 1) / block), unsigned(splits));
+    cuda::reduce_cols_kernel<<<grid, block, 0, st>>>(a);
+  }
+  CUNP_CUDA_CHECK_LAUNCH("reduction kernel");
+  if (splits > 1) {
+    const unsigned grid = unsigned((M + cuda::finish_warps - 1) / cuda::finish_warps);
+    cuda::reduce_finish_kernel<R, N><<<grid, 32 * cuda::finish_warps, 0, st>>>(
+        r, a.partial, int(splits), M, K, const_cast<void*>(a.ptrs.p[0]), b.kept);
+    CUNP_CUDA_CHECK_LAUNCH("reduction finish kernel");
+  }
+}
+
+}  // namespace cunp::detail

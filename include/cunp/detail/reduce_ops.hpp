@@ -1,0 +1,310 @@
+// cunp/detail/reduce_ops.hpp: the reducers behind NumPy's reductions, shared by every backend.
+//
+// A reducer on input type V names its accumulator `acc` and result `out` and gives
+//   identity()       the accumulator of no elements (or of "nothing yet": has_identity says
+//                    whether an empty reduction is allowed, as NumPy's identity does),
+//   load(v, i)       the accumulator of element v at index i of the reduced elements (C order),
+//   combine(a, b)    the accumulator of both; commutative as well as associative, so that any
+//                    tree (pairwise on the cpu, blocks and warps on the GPU) gives NumPy's answer:
+//                    ties in argmax keep the smaller index, the first NaN wins by index,
+//   finish(a, n)     the result of n reduced elements.
+// Adding a reduction is one reducer here and one line in reduce.hpp.
+#pragma once
+#include <cstdint>
+#include <limits>
+#include <type_traits>
+
+#include "cunp/detail/accumulate.hpp"
+#include "cunp/detail/math.hpp"
+
+namespace cunp::detail {
+
+template <class M>
+CUNP_HD constexpr bool nan_any(const M& x) {
+  if constexpr (is_complex_v<M>)
+    return x.re != x.re || x.im != x.im;
+  else if constexpr (std::is_floating_point_v<M>)
+    return x != x;
+  else
+    return false;
+}
+/// NumPy's order: complex numbers compare by real part, then imaginary part.
+template <class M>
+CUNP_HD constexpr bool less(const M& a, const M& b) {
+  if constexpr (is_complex_v<M>)
+    return a.re < b.re || (a.re == b.re && a.im < b.im);
+  else
+    return a < b;
+}
+template <class M>
+CUNP_HD constexpr bool nonzero(const M& x) {
+  if constexpr (is_complex_v<M>)
+    return x.re != 0 || x.im != 0;
+  else
+    return x != M(0);
+}
+/// a / n for the accumulators of means (complex: both parts).
+template <class A>
+CUNP_HD A div_count(const A& a, std::int64_t n) {
+  if constexpr (is_complex_v<A>) {
+    using R = decltype(a.re);
+    return A(a.re / R(n), a.im / R(n));
+  } else {
+    return a / A(n);
+  }
+}
+template <class A>
+CUNP_HD auto abs2(const A& a) {
+  if constexpr (is_complex_v<A>)
+    return a.re * a.re + a.im * a.im;
+  else
+    return a * a;
+}
+
+/// Sums and products run in the result's math type; integer ones in uint64, which wraps as
+/// NumPy's int64 does without C++'s signed overflow.
+template <class Out>
+using sum_acc_t = std::conditional_t<is_integer_v<Out>, std::uint64_t, math_t<Out>>;
+template <class Acc, class V>
+CUNP_HD Acc to_acc(const V& v) {
+  if constexpr (std::is_same_v<Acc, std::uint64_t> && std::is_integral_v<V>)
+    return static_cast<Acc>(static_cast<std::conditional_t<std::is_signed_v<V>, std::int64_t,
+                                                           std::uint64_t>>(v));
+  else
+    return convert<Acc>(convert<math_t<V>>(v));
+}
+template <class Out, class Acc>
+CUNP_HD Out from_acc(const Acc& a) {
+  if constexpr (std::is_same_v<Acc, std::uint64_t>)
+    return static_cast<Out>(a);
+  else
+    return convert<Out>(a);
+}
+
+/// sum (Prod = false) and prod; SkipNaN: nansum/nanprod (NaN counts as the identity).
+template <class V, bool Prod, bool SkipNaN>
+struct sum_reducer {
+  using out = sum_result_t<V>;
+  using acc = sum_acc_t<out>;
+  static constexpr const char* name = Prod ? "multiply" : "add";
+  static constexpr bool has_identity = true;
+  CUNP_HD acc identity() const { return acc(Prod ? 1 : 0); }
+  CUNP_HD acc load(const V& v, std::int64_t) const {
+    const acc a = to_acc<acc>(v);
+    if constexpr (SkipNaN)
+      if (nan_any(a)) return identity();
+    return a;
+  }
+  CUNP_HD acc combine(const acc& a, const acc& b) const {
+    if constexpr (Prod)
+      return a * b;
+    else
+      return a + b;
+  }
+  CUNP_HD out finish(const acc& a, std::int64_t) const { return from_acc<out>(a); }
+};
+
+/// mean and nanmean: the sum in the result's math type (float32 for float16, as NumPy's mean)
+/// and the count of the elements summed.
+template <class V, bool SkipNaN>
+struct mean_reducer {
+  using out = mean_result_t<V>;
+  using sum_type = math_t<out>;
+  struct acc {
+    sum_type sum;
+    std::int64_t n;
+  };
+  static constexpr const char* name = "add";
+  static constexpr bool has_identity = true;
+  CUNP_HD acc identity() const { return {sum_type(0), 0}; }
+  CUNP_HD acc load(const V& v, std::int64_t) const {
+    const auto s = convert<sum_type>(convert<math_t<V>>(v));
+    if constexpr (SkipNaN)
+      if (nan_any(s)) return identity();
+    return {s, 1};
+  }
+  CUNP_HD acc combine(const acc& a, const acc& b) const { return {a.sum + b.sum, a.n + b.n}; }
+  CUNP_HD out finish(const acc& a, std::int64_t) const {
+    return convert<out>(div_count(a.sum, a.n));
+  }
+};
+
+template <class M, bool Max>
+CUNP_HD constexpr M extreme_identity() {
+  if constexpr (is_complex_v<M>) {
+    using R = decltype(M().re);
+    const R e = Max ? -std::numeric_limits<R>::infinity() : std::numeric_limits<R>::infinity();
+    return M(e, e);
+  } else if constexpr (std::is_floating_point_v<M>) {
+    return Max ? -std::numeric_limits<M>::infinity() : std::numeric_limits<M>::infinity();
+  } else {
+    return Max ? std::numeric_limits<M>::lowest() : std::numeric_limits<M>::max();
+  }
+}
+/// The larger (Max) or smaller of a and b; a NaN wins, or loses when SkipNaN.
+template <bool Max, bool SkipNaN, class M>
+CUNP_HD M pick_extreme(const M& a, const M& b) {
+  if (nan_any(a)) return SkipNaN ? b : a;
+  if (nan_any(b)) return SkipNaN ? a : b;
+  return (Max ? less(a, b) : less(b, a)) ? b : a;
+}
+
+/// max/amax and min/amin; SkipNaN: nanmax/nanmin (NaN means "nothing yet", so an all-NaN slice
+/// gives NaN, as NumPy's).
+template <class V, bool Max, bool SkipNaN>
+struct extreme_reducer {
+  using out = V;
+  using acc = math_t<V>;
+  static constexpr const char* name = Max ? "maximum" : "minimum";
+  static constexpr bool has_identity = false;
+  CUNP_HD acc identity() const {
+    if constexpr (SkipNaN && !std::is_integral_v<acc>)
+      return convert<acc>(std::numeric_limits<double>::quiet_NaN());
+    else
+      return extreme_identity<acc, Max>();
+  }
+  CUNP_HD acc load(const V& v, std::int64_t) const { return convert<acc>(v); }
+  CUNP_HD acc combine(const acc& a, const acc& b) const {
+    return pick_extreme<Max, SkipNaN>(a, b);
+  }
+  CUNP_HD out finish(const acc& a, std::int64_t) const { return convert<out>(a); }
+};
+
+/// argmax and argmin; SkipNaN: nanargmax/nanargmin (an all-NaN slice leaves index -1, which the
+/// caller reports as NumPy's "All-NaN slice encountered").
+template <class V, bool Max, bool SkipNaN>
+struct arg_reducer {
+  using out = std::int64_t;
+  using value = math_t<V>;
+  struct acc {
+    value v;
+    std::int64_t i;  // -1: no element
+  };
+  static constexpr const char* name = Max ? "argmax" : "argmin";
+  static constexpr bool has_identity = false;
+  CUNP_HD acc identity() const { return {value{}, -1}; }
+  CUNP_HD acc load(const V& v, std::int64_t i) const {
+    const auto x = convert<value>(v);
+    if constexpr (SkipNaN)
+      if (nan_any(x)) return identity();
+    return {x, i};
+  }
+  CUNP_HD acc combine(const acc& a, const acc& b) const {
+    if (a.i < 0) return b;
+    if (b.i < 0) return a;
+    const bool na = nan_any(a.v), nb = nan_any(b.v);
+    if (na != nb) return na ? a : b;
+    if (!na) {
+      if (Max ? less(a.v, b.v) : less(b.v, a.v)) return b;
+      if (Max ? less(b.v, a.v) : less(a.v, b.v)) return a;
+    }
+    return a.i < b.i ? a : b;  // equal (or both NaN): the first
+  }
+  CUNP_HD out finish(const acc& a, std::int64_t) const { return a.i; }
+};
+
+/// any (All = false) and all.
+template <class V, bool All>
+struct logical_reducer {
+  using out = bool;
+  using acc = bool;
+  static constexpr const char* name = All ? "logical_and" : "logical_or";
+  static constexpr bool has_identity = true;
+  CUNP_HD acc identity() const { return All; }
+  CUNP_HD acc load(const V& v, std::int64_t) const { return nonzero(convert<math_t<V>>(v)); }
+  CUNP_HD acc combine(acc a, acc b) const { return All ? (a && b) : (a || b); }
+  CUNP_HD out finish(acc a, std::int64_t) const { return a; }
+};
+
+template <class V>
+struct count_nonzero_reducer {
+  using out = std::int64_t;
+  using acc = std::int64_t;
+  static constexpr const char* name = "count_nonzero";
+  static constexpr bool has_identity = true;
+  CUNP_HD acc identity() const { return 0; }
+  CUNP_HD acc load(const V& v, std::int64_t) const { return nonzero(convert<math_t<V>>(v)); }
+  CUNP_HD acc combine(acc a, acc b) const { return a + b; }
+  CUNP_HD out finish(acc a, std::int64_t) const { return a; }
+};
+
+/// ptp: max - min in one pass, the difference taken in V as NumPy's (int8 wraps).
+template <class V>
+struct ptp_reducer {
+  using out = V;
+  using value = math_t<V>;
+  struct acc {
+    value lo, hi;
+  };
+  static constexpr const char* name = "maximum";
+  static constexpr bool has_identity = false;
+  CUNP_HD acc identity() const {
+    return {extreme_identity<value, false>(), extreme_identity<value, true>()};
+  }
+  CUNP_HD acc load(const V& v, std::int64_t) const {
+    const auto x = convert<value>(v);
+    return {x, x};
+  }
+  CUNP_HD acc combine(const acc& a, const acc& b) const {
+    return {pick_extreme<false, false>(a.lo, b.lo), pick_extreme<true, false>(a.hi, b.hi)};
+  }
+  CUNP_HD out finish(const acc& a, std::int64_t) const {
+    if constexpr (is_integer_v<V>)
+      return static_cast<V>(static_cast<wide_bits_t<V>>(a.hi) - static_cast<wide_bits_t<V>>(a.lo));
+    else
+      return convert<out>(a.hi - a.lo);
+  }
+
+ private:
+  template <class I>
+  using wide_bits_t = std::conditional_t<sizeof(I) <= 4, std::uint32_t, std::uint64_t>;
+};
+
+/// numpy.var's result dtype: the real type of V's mean (complex -> its parts, ints -> float64).
+template <class V>
+using var_result_t = typename complex_parts<mean_result_t<V>>::type;
+
+/// var and std (Sqrt), nanvar and nanstd: Welford's running mean and sum of squared deviations,
+/// merged by Chan et al.'s formula, in one pass (NumPy makes two; the results agree to rounding).
+template <class V, bool Sqrt, bool SkipNaN>
+struct var_reducer {
+  using out = var_result_t<V>;
+  using real = math_t<out>;
+  using mean_type = math_t<mean_result_t<V>>;
+  struct acc {
+    mean_type mean;
+    real m2;
+    std::int64_t n;
+  };
+  static constexpr const char* name = "add";
+  static constexpr bool has_identity = true;
+  double ddof = 0;
+  CUNP_HD acc identity() const { return {mean_type(0), real(0), 0}; }
+  CUNP_HD acc load(const V& v, std::int64_t) const {
+    const auto x = convert<mean_type>(convert<math_t<V>>(v));
+    if constexpr (SkipNaN)
+      if (nan_any(x)) return identity();
+    return {x, real(0), 1};
+  }
+  CUNP_HD acc combine(const acc& a, const acc& b) const {
+    if (a.n == 0) return b;
+    if (b.n == 0) return a;
+    const std::int64_t n = a.n + b.n;
+    const real fb = real(double(b.n) / double(n));
+    const mean_type d = b.mean - a.mean;
+    mean_type mean;
+    if constexpr (is_complex_v<mean_type>)
+      mean = mean_type(a.mean.re + d.re * fb, a.mean.im + d.im * fb);
+    else
+      mean = a.mean + d * fb;
+    return {mean, a.m2 + b.m2 + abs2(d) * real(a.n) * fb, n};
+  }
+  CUNP_HD out finish(const acc& a, std::int64_t) const {
+    const double dof = double(a.n) - ddof;
+    real v = a.m2 / real(dof > 0 ? dof : 0);
+    if constexpr (Sqrt) v = real_sqrt(v);
+    return convert<out>(v);
+  }
+};
+
+}  // namespace cunp::detail
