@@ -2,8 +2,8 @@
 //
 // Contiguous, aligned operands take the vector path: each thread loads 16 bytes of every operand
 // at once and computes V elements. Anything else (broadcasting, strides, offsets) takes the
-// strided path, which turns the linear index into each operand's offset once per element, in
-// 32-bit arithmetic when the size allows.
+// strided path, which walks V elements of an innermost row per thread, in 32-bit index
+// arithmetic when the size allows.
 #pragma once
 #include "cunp/detail/cuda/launch.cuh"
 #include "cunp/detail/expr.hpp"
@@ -43,13 +43,26 @@ template <class Regs> struct vec_indexer {
   template <int Slot, class T> __device__ T get() const { return tget<Slot - 1>(*regs).v[lane]; }
 };
 
-template <int N, class OutT, class Tree, class I>
-CUNP_KERNEL void ew_strided_kernel(Tree tree, slot_ptrs<N> ptrs, loop_layout<N> l, I n) {
+/// The strided path: a thread computes V consecutive elements of one innermost row, so the outer
+/// dimensions' offsets cost one division chain per V elements, and a contiguous aligned output
+/// row takes 16-byte stores (a[:, None] + b[None, :] is bound by its writes).
+template <int N, int V, class OutT, class Tree, class I>
+CUNP_KERNEL void ew_strided_kernel(Tree tree, slot_ptrs<N> ptrs, loop_layout<N> l, I rows, I n0,
+                                   bool vec_out) {
+  const int nd = l.shape.ndim;
+  std::int64_t inner[N];
+#pragma unroll
+  for (int k = 0; k < N; ++k) inner[k] = nd > 0 ? l.strides[k][nd - 1] : 0;
+  const I per_row = (n0 + V - 1) / V;
+  const I work = rows * per_row;
   const I step = static_cast<I>(gridDim.x) * blockDim.x;
-  for (I i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += step) {
+  OutT* out = static_cast<OutT*>(const_cast<void*>(ptrs.p[0]));
+  for (I w = blockIdx.x * blockDim.x + threadIdx.x; w < work; w += step) {
+    const I row = w / per_row;
+    const I j0 = (w - row * per_row) * V;
     std::int64_t offs[N] = {};
-    I rem = i;
-    for (int d = l.shape.ndim - 1; d >= 0; --d) {
+    I rem = row;
+    for (int d = nd - 2; d >= 0; --d) {
       const I e = static_cast<I>(l.shape.extent[d]);
       const I q = rem / e;
       const std::int64_t r = rem - q * e;
@@ -57,8 +70,23 @@ CUNP_KERNEL void ew_strided_kernel(Tree tree, slot_ptrs<N> ptrs, loop_layout<N> 
 #pragma unroll
       for (int k = 0; k < N; ++k) offs[k] += r * l.strides[k][d];
     }
-    static_cast<OutT*>(const_cast<void*>(ptrs.p[0]))[offs[0]] =
-        convert<OutT>(tree.eval(offset_indexer<N>{ptrs.p, offs}));
+#pragma unroll
+    for (int k = 0; k < N; ++k) offs[k] += j0 * inner[k];
+    auto element = [&](int j) {
+      std::int64_t o[N];
+#pragma unroll
+      for (int k = 0; k < N; ++k) o[k] = offs[k] + j * inner[k];
+      return convert<OutT>(tree.eval(offset_indexer<N>{ptrs.p, o}));
+    };
+    if (vec_out && j0 + V <= n0) {
+      vec<OutT, V> res;
+#pragma unroll
+      for (int j = 0; j < V; ++j) res.v[j] = element(j);
+      *reinterpret_cast<vec<OutT, V>*>(out + offs[0]) = res;
+    } else {
+      const int jn = n0 - j0 < V ? int(n0 - j0) : V;
+      for (int j = 0; j < jn; ++j) out[offs[0] + j * inner[0]] = element(j);
+    }
   }
 }
 
@@ -137,12 +165,22 @@ template <class OutT, class E> void evaluate(cuda_backend, const ndarray<OutT>& 
     else
       cuda::ew_vec_kernel<N, V, OutT, Tree, std::int64_t><<<grid, cuda::block_threads, 0, st>>>(
           b.tree, ptrs, n, static_cast<Leaves*>(nullptr));
-  } else if (n < (index_t(1) << 31)) {
-    cuda::ew_strided_kernel<N, OutT, Tree, std::int32_t>
-        <<<cuda::grid_for(dev, n), cuda::block_threads, 0, st>>>(b.tree, ptrs, b.layout, std::int32_t(n));
   } else {
-    cuda::ew_strided_kernel<N, OutT, Tree, std::int64_t>
-        <<<cuda::grid_for(dev, n), cuda::block_threads, 0, st>>>(b.tree, ptrs, b.layout, n);
+    // Rows of the innermost dimension; 16-byte stores when every output row starts aligned.
+    constexpr int VS = sizeof(OutT) >= 16 ? 1 : int(16 / sizeof(OutT));
+    const int nd = b.layout.shape.ndim;
+    const index_t n0 = nd > 0 ? b.layout.shape.extent[nd - 1] : 1;
+    bool vec_out = nd > 0 && b.layout.strides[0][nd - 1] == 1 &&
+                   reinterpret_cast<std::uintptr_t>(ptrs.p[0]) % (sizeof(OutT) * VS) == 0;
+    for (int d = 0; d + 1 < nd && vec_out; ++d) vec_out = b.layout.strides[0][d] % VS == 0;
+    const index_t rows = n / n0, work = rows * ((n0 + VS - 1) / VS);
+    const unsigned grid = cuda::grid_for(dev, work);
+    if (n < (index_t(1) << 31))
+      cuda::ew_strided_kernel<N, VS, OutT, Tree, std::int32_t><<<grid, cuda::block_threads, 0, st>>>(
+          b.tree, ptrs, b.layout, std::int32_t(rows), std::int32_t(n0), vec_out);
+    else
+      cuda::ew_strided_kernel<N, VS, OutT, Tree, std::int64_t><<<grid, cuda::block_threads, 0, st>>>(
+          b.tree, ptrs, b.layout, rows, n0, vec_out);
   }
   CUNP_CUDA_CHECK_LAUNCH("elementwise kernel");
 }
