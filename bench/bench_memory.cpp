@@ -183,23 +183,19 @@ void transpose_copy_cunp(State& s) {  // a.T.copy() of a C-ordered matrix
 
 void alloc_cunp(State& s) {  // stream-ordered pool: no driver allocation after warm-up
   const index_t n = elems(s.range(0));
-  for (int i = 0; i < 3; ++i) consume(cunp::empty<float>({n}, gpu0));
-  for (auto _ : s) consume(cunp::empty<float>({n}, gpu0));
-  cunp::synchronize(gpu0);
+  host_per_call(s, gpu0, [&] { consume(cunp::empty<float>({n}, gpu0)); });
 }
 void alloc_raw(State& s) {  // cudaMalloc + cudaFree (cudaFree waits for the device)
-  for (auto _ : s) {
+  host_per_call(s, gpu0, [&] {
     void* p = nullptr;
     check(cudaMalloc(&p, s.range(0)), "cudaMalloc");
     benchmark::DoNotOptimize(p);
     check(cudaFree(p), "cudaFree");
-  }
+  });
 }
 void zeros_small(State& s, cunp::device dev) {  // zeros<float>({n}): the launch-bound cost
   const index_t n = s.range(0);
-  for (int i = 0; i < 3; ++i) consume(cunp::zeros<float>({n}, dev));
-  for (auto _ : s) consume(cunp::zeros<float>({n}, dev));
-  cunp::synchronize(dev);
+  host_per_call(s, dev, [&] { consume(cunp::zeros<float>({n}, dev)); });
 }
 
 void register_benchmarks() {

@@ -386,9 +386,24 @@ inline double min_time() {
 inline benchmark::internal::Benchmark* gpu_timed(benchmark::internal::Benchmark* b) {
   return b->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(min_time());
 }
-/// Configures a host-latency benchmark: wall time per call, in microseconds.
+/// Configures a host-latency benchmark (host_per_call): host time per call, in microseconds.
 inline benchmark::internal::Benchmark* host_timed(benchmark::internal::Benchmark* b) {
-  return b->UseRealTime()->Unit(benchmark::kMicrosecond)->MinTime(min_time());
+  return b->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(min_time());
+}
+/// What a launch-bound call costs the host: batches of 64 calls timed on the host, with `dev`
+/// drained between batches so the launch queue never fills (a full queue makes each call wait
+/// for the GPU, whose time would then be measured instead of the host's).
+template <class F> void host_per_call(benchmark::State& s, cunp::device dev, F&& fn) {
+  constexpr int batch = 64;
+  for (int i = 0; i < batch; ++i) fn();
+  cunp::synchronize(dev);
+  for (auto _ : s) {
+    const double t0 = now_ms();
+    for (int i = 0; i < batch; ++i) fn();
+    const double t1 = now_ms();
+    cunp::synchronize(dev);
+    s.SetIterationTime((t1 - t0) / 1e3 / batch);
+  }
 }
 
 /// Byte sizes lo, lo * factor, ... up to hi (inclusive).

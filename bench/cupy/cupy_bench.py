@@ -113,15 +113,20 @@ class Bench:
             total += t * 1e-3
         return ms, host
 
-    def host_times(self, fn, warmup=3, min_repeats=20):
-        """Milliseconds of host time per call (what a launch-bound caller pays)."""
+    def host_times(self, fn, warmup=3, min_repeats=20, batch=64):
+        """Milliseconds of host time per call (what a launch-bound caller pays). The stream is
+        drained, untimed, every `batch` calls so that the launch queue never fills (a full queue
+        makes each call wait for the GPU), as bench_util.hpp's host_per_call."""
         for _ in range(warmup):
             fn()
+        self.stream().synchronize()
         ms, begin = [], time.perf_counter()
         while len(ms) < min_repeats or time.perf_counter() - begin < self.min_time:
             t0 = time.perf_counter()
             fn()
             ms.append((time.perf_counter() - t0) * 1e3)
+            if len(ms) % batch == 0:
+                self.stream().synchronize()
         self.stream().synchronize()
         return ms
 

@@ -311,10 +311,11 @@ template <class OutT, class E> bool bind_into(const ndarray<OutT>& out, const E&
   return true;
 }
 
-/// The strided indexer: the current element of each slot is ptrs[slot][offs[slot]].
-template <int N> struct offset_indexer {
+/// The strided indexer: the current element of each slot is ptrs[slot][offs[slot]] (Off: 32-bit
+/// offsets where every operand's reach allows).
+template <int N, class Off = std::int64_t> struct offset_indexer {
   const void* const* ptrs;
-  const std::int64_t* offs;
+  const Off* offs;
   template <int Slot, class T> CUNP_HD T get() const { return static_cast<const T*>(ptrs[Slot])[offs[Slot]]; }
 };
 

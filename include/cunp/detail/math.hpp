@@ -115,6 +115,7 @@ CUNP_HD inline double mul_rn(double a, double b) {
 /// scaling, so that squares neither overflow nor underflow.
 CUNP_HD inline float real_hypot(float x, float y) {
 #if defined(__CUDA_ARCH__)
+  if (is_inf(x) || is_inf(y)) return inf_v<float>;  // also against NaN, as C99
   const double a = x, b = y;
   return float(::sqrt(::fma(a, a, b * b)));
 #else
