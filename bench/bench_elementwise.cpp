@@ -75,6 +75,13 @@ template <class T> void strided(State& s) {  // a[::2] + b: a strided view of a 
   gpu_loop(s, {3.0 * n * sizeof(T), against::copy_ceiling, true},
            [&] { consume(ndarray<T>(a + b)); });
 }
+void floor_divide_int32(State& s) {  // a // b: NumPy's floored integer division, signs mixed
+  const index_t n = s.range(0);
+  const auto a = cunp::eval(cunp::astype<std::int32_t>(input<double>(n, 0) * 2e9));
+  const auto b0 = cunp::eval(cunp::astype<std::int32_t>(input<double>(n, 1) * 1000.0));
+  const ndarray<std::int32_t> b = cunp::where(b0 == 0, 7, b0);  // no division by zero
+  run<std::int32_t>(s, 2, 1, [&](index_t) { return ndarray<std::int32_t>(cunp::floor_divide(a, b)); });
+}
 template <class T> void add_small_host(State& s) {  // host time per call at n = 1000
   const auto& a = input<T>(s.range(0), 0);
   const auto& b = input<T>(s.range(0), 1);
@@ -104,5 +111,7 @@ template <class T> void register_dtype(const std::string& dt) {
 int main(int argc, char** argv) {
   register_dtype<float>("float32");
   register_dtype<double>("float64");
+  auto* fd = gpu_timed(benchmark::RegisterBenchmark("floor_divide/cunp/int32", floor_divide_int32));
+  for (const std::int64_t n : {1 << 20, 1 << 24, 1 << 28}) fd->Arg(n);
   return cunp_bench::run_main(argc, argv);
 }

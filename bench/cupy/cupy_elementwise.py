@@ -139,6 +139,16 @@ def main(argv):
             elementwise(dt, f"{op}/{impl}/{dt}", inputs, call, elements)
         add_host(dt)
 
+    def floor_divide_int32(n):  # as bench_elementwise: a in +-2e9, b in +-1000 without zeros
+        a = (random("float64", n, 0) * 2e9).astype(cp.int32)
+        b = (random("float64", n, 1) * 1000).astype(cp.int32)
+        b = cp.where(b == 0, 7, b).astype(cp.int32)
+        if n <= CHECKED and not (cp.floor_divide(a, b).get() == np.floor_divide(a.get(), b.get())).all():
+            sys.exit("floor_divide: CuPy's result differs from NumPy's; nothing timed")
+        return (lambda: cp.floor_divide(a, b)), ""
+    bench.run("floor_divide/cupy/int32", floor_divide_int32, SIZES, nbytes=lambda n: 3 * n * 4,
+              ceiling="copy", hide_launch=True)
+
     summary(bench.results, sys.stderr)
     bench.write()
     return 0

@@ -323,8 +323,8 @@ template <int N, class Off = std::int64_t> struct offset_indexer {
 template <class OutT, class E> void run_host(const bound_expr<E>& b) {
   constexpr int N = bound_expr<E>::N;
   OutT* out = static_cast<OutT*>(const_cast<void*>(b.ctx.ptrs[0]));
-  host::for_each_row(b.layout, [&](const std::array<std::int64_t, N>& row, std::int64_t n,
-                                   const std::array<std::int64_t, N>& inner) {
+  host::for_each_row_parallel(b.layout, [&](const std::array<std::int64_t, N>& row, std::int64_t n,
+                                            const std::array<std::int64_t, N>& inner) {
     std::int64_t offs[N];
     const offset_indexer<N> ix{b.ctx.ptrs, offs};
     for (std::int64_t j = 0; j < n; ++j) {

@@ -9,7 +9,7 @@
 //   over blockIdx.y when outputs alone cannot fill the GPU.
 // Split work leaves one accumulator per chunk in a pool-backed scratch array, and a second kernel
 // (a warp per output) combines and finishes them. Each thread keeps four accumulators so that
-// four loads are in flight.
+// four loads are in flight; contiguous aligned rows load 16 bytes per operand at once.
 #pragma once
 #include <cub/block/block_reduce.cuh>
 #include <cub/warp/warp_reduce.cuh>
@@ -78,16 +78,42 @@ __device__ __forceinline__ void store(const reduce_args<R, Tree, N>& a, std::int
     a.partial[blockIdx.y * a.M + m] = v;
 }
 
-template <int Threads, class R, class Tree, int N>
-CUNP_KERNEL void __launch_bounds__(Threads) reduce_rows_kernel(reduce_args<R, Tree, N> a) {
+/// reduce_range over contiguous, aligned rows: every operand loads V elements (16 bytes for the
+/// widest) at once, as the element-wise vector path does; the tail past the last whole vector
+/// is left to reduce_range.
+template <int V, class R, class Tree, int N, class... LeafT, std::size_t... K>
+__device__ __forceinline__ typename R::acc reduce_vectors(const reduce_args<R, Tree, N>& a,
+                                                          const std::int64_t* base,
+                                                          std::int64_t lo, std::int64_t hi,
+                                                          std::int64_t step, type_list<LeafT...>*,
+                                                          std::index_sequence<K...>) {
+  using Regs = hd_tuple<vec<LeafT, V>...>;
+  auto acc = a.r.identity();
+#pragma unroll 2
+  for (std::int64_t w = lo / V + threadIdx.x; w < hi / V; w += step) {
+    const Regs regs{make_hd_tuple(
+        (static_cast<const vec<LeafT, V>*>(static_cast<const void*>(
+             static_cast<const LeafT*>(a.ptrs.p[K + 1]) + base[K + 1])))[w]...)};
+#pragma unroll
+    for (int j = 0; j < V; ++j)
+      acc = a.r.combine(acc, a.r.load(a.tree.eval(vec_indexer<Regs>{&regs, j}), w * V + j));
+  }
+  return a.r.combine(acc, reduce_range(a, base, hi / V * V + threadIdx.x, hi, step));
+}
+
+template <int Threads, int V, class R, class Tree, int N>
+CUNP_KERNEL void __launch_bounds__(Threads) reduce_rows_kernel(reduce_args<R, Tree, N> a, bool vec) {
   using block_reduce = cub::BlockReduce<typename R::acc, Threads>;
+  using leaves = typename leaf_types<Tree>::type;
   __shared__ typename block_reduce::TempStorage tmp;
   const std::int64_t lo = blockIdx.y * a.chunk;
   const std::int64_t hi = lo + a.chunk < a.K ? lo + a.chunk : a.K;
   for (std::int64_t m = blockIdx.x; m < a.M; m += gridDim.x) {
     std::int64_t base[N] = {};
     add_offsets(m, a.kept, base);
-    auto v = reduce_range(a, base, lo + threadIdx.x, hi, Threads);
+    auto v = vec ? reduce_vectors<V>(a, base, lo, hi, Threads, static_cast<leaves*>(nullptr),
+                                     std::make_index_sequence<N - 1>())
+                 : reduce_range(a, base, lo + threadIdx.x, hi, Threads);
     v = block_reduce(tmp).Reduce(v, combine_of<R>{a.r});
     if (threadIdx.x == 0) store(a, m, base[0], v);
     __syncthreads();  // tmp is reused by the next output
@@ -138,6 +164,8 @@ void reduce_run(cuda_backend, int dev, const bound_reduction<X>& b, const R& r) 
   cuda::reduce_args<R, Tree, N> a{r, b.tree, {}, b.kept, b.red, b.kept.size, b.red.size, 0, nullptr};
   for (int k = 0; k < N; ++k) a.ptrs.p[k] = b.ctx.ptrs[k];
   const std::int64_t M = a.M, K = a.K;
+  using leaves = typename cuda::leaf_types<Tree>::type;
+  constexpr int V = cuda::vec_width<std::uint8_t>(static_cast<leaves*>(nullptr));
 
   // Rows when each output's elements are contiguous (or there is one output), else columns.
   bool contiguous_rows = b.red.shape.ndim > 0;
@@ -157,6 +185,7 @@ void reduce_run(cuda_backend, int dev, const bound_reduction<X>& b, const R& r) 
     splits = std::clamp<std::int64_t>((sms * 2048 + M - 1) / M, 1, std::max<std::int64_t>(1, K / 64));
   splits = std::min<std::int64_t>(splits, 65535);
   a.chunk = std::max<std::int64_t>(1, (K + splits - 1) / splits);
+  if (splits > 1) a.chunk = (a.chunk + V - 1) / V * V;  // chunks start on whole vectors
   splits = std::max<std::int64_t>(1, (K + a.chunk - 1) / a.chunk);
 
   ndarray<std::uint8_t> scratch;
@@ -165,8 +194,22 @@ void reduce_run(cuda_backend, int dev, const bound_reduction<X>& b, const R& r) 
     a.partial = reinterpret_cast<acc*>(scratch.data());
   }
   if (rows) {
+    // Vector loads when every operand's rows are contiguous and start on a vector boundary.
+    bool vec = V > 1 && b.red.shape.ndim == 1;
+    [&]<class... LeafT>(cuda::type_list<LeafT...>*) {
+      int k = 1;
+      ((vec = vec && b.red.strides[k][0] == 1 &&
+              reinterpret_cast<std::uintptr_t>(a.ptrs.p[k]) % (sizeof(LeafT) * V) == 0 &&
+              [&] {
+                for (int d = 0; d < b.kept.shape.ndim; ++d)
+                  if (b.kept.strides[k][d] % V != 0) return false;
+                return true;
+              }(),
+        ++k),
+       ...);
+    }(static_cast<leaves*>(nullptr));
     const dim3 grid(unsigned(std::min<std::int64_t>(M, 0x7fffffff)), unsigned(splits));
-    cuda::reduce_rows_kernel<threads><<<grid, threads, 0, st>>>(a);
+    cuda::reduce_rows_kernel<threads, V><<<grid, threads, 0, st>>>(a, vec);
   } else {
     const int block = int(std::min<std::int64_t>(threads, (M + 31) / 32 * 32));
     const dim3 grid(unsigned((M + block - 1) / block), unsigned(splits));
