@@ -11,8 +11,7 @@
 // (a warp per output) combines and finishes them. Each thread keeps four accumulators so that
 // four loads are in flight; contiguous aligned rows load 16 bytes per operand at once.
 #pragma once
-#include <cub/block/block_reduce.cuh>
-#include <cub/warp/warp_reduce.cuh>
+#include <cstring>
 
 #include "cunp/detail/cuda/elementwise.cuh"
 #include "cunp/detail/reduction.hpp"
@@ -21,13 +20,40 @@ namespace cunp::detail {
 
 namespace cuda {
 
+/// v of lane + delta, for any trivially copyable accumulator (moved as 32-bit words).
+template <class T>
+__device__ __forceinline__ T shuffle_down(const T& v, int delta) {
+  constexpr int words = int((sizeof(T) + 3) / 4);
+  unsigned w[words] = {};
+  memcpy(w, &v, sizeof(T));
+#pragma unroll
+  for (int i = 0; i < words; ++i) w[i] = __shfl_down_sync(0xffffffffu, w[i], delta);
+  T out;
+  memcpy(&out, w, sizeof(T));
+  return out;
+}
+/// The combination of v over the warp, in lane 0 (every lane must call).
 template <class R>
-struct combine_of {
-  R r;
-  __device__ typename R::acc operator()(const typename R::acc& a, const typename R::acc& b) const {
-    return r.combine(a, b);
+__device__ __forceinline__ typename R::acc warp_combine(const R& r, typename R::acc v) {
+#pragma unroll
+  for (int d = 16; d > 0; d /= 2) v = r.combine(v, shuffle_down(v, d));
+  return v;
+}
+/// The combination of v over the block, in thread 0 (every thread must call). Own code rather
+/// than cub::BlockReduce: CUB's headers would cost every TU that includes cunp.hpp seconds.
+template <int Threads, class R>
+__device__ __forceinline__ typename R::acc block_combine(const R& r, typename R::acc v,
+                                                         typename R::acc* smem) {
+  v = warp_combine(r, v);
+  if (threadIdx.x % 32 == 0) smem[threadIdx.x / 32] = v;
+  __syncthreads();
+  if (threadIdx.x < 32) {
+    v = threadIdx.x < Threads / 32 ? smem[threadIdx.x] : r.identity();
+    v = warp_combine(r, v);
   }
-};
+  __syncthreads();  // smem is reused by the caller's next output
+  return v;
+}
 
 template <class R, class Tree, int N>
 struct reduce_args {
@@ -103,9 +129,10 @@ __device__ __forceinline__ typename R::acc reduce_vectors(const reduce_args<R, T
 
 template <int Threads, int V, class R, class Tree, int N>
 CUNP_KERNEL void __launch_bounds__(Threads) reduce_rows_kernel(reduce_args<R, Tree, N> a, bool vec) {
-  using block_reduce = cub::BlockReduce<typename R::acc, Threads>;
   using leaves = typename leaf_types<Tree>::type;
-  __shared__ typename block_reduce::TempStorage tmp;
+  using acc = typename R::acc;  // raw storage: complex accumulators have constructors
+  __shared__ alignas(alignof(acc)) unsigned char smem_bytes[sizeof(acc) * (Threads / 32)];
+  acc* smem = reinterpret_cast<acc*>(smem_bytes);
   const std::int64_t lo = blockIdx.y * a.chunk;
   const std::int64_t hi = lo + a.chunk < a.K ? lo + a.chunk : a.K;
   for (std::int64_t m = blockIdx.x; m < a.M; m += gridDim.x) {
@@ -114,9 +141,8 @@ CUNP_KERNEL void __launch_bounds__(Threads) reduce_rows_kernel(reduce_args<R, Tr
     auto v = vec ? reduce_vectors<V>(a, base, lo, hi, Threads, static_cast<leaves*>(nullptr),
                                      std::make_index_sequence<N - 1>())
                  : reduce_range(a, base, lo + threadIdx.x, hi, Threads);
-    v = block_reduce(tmp).Reduce(v, combine_of<R>{a.r});
+    v = block_combine<Threads>(a.r, v, smem);
     if (threadIdx.x == 0) store(a, m, base[0], v);
-    __syncthreads();  // tmp is reused by the next output
   }
 }
 
@@ -137,14 +163,12 @@ template <class R, int N>
 CUNP_KERNEL void reduce_finish_kernel(R r, const typename R::acc* partial, int splits,
                                       std::int64_t M, std::int64_t K, void* out,
                                       loop_layout<N> kept) {
-  using warp_reduce = cub::WarpReduce<typename R::acc>;
-  __shared__ typename warp_reduce::TempStorage tmp[finish_warps];
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const std::int64_t m = blockIdx.x * std::int64_t(finish_warps) + warp;
   if (m >= M) return;  // the whole warp
   auto v = r.identity();
   for (int s = lane; s < splits; s += 32) v = r.combine(v, partial[s * M + m]);
-  v = warp_reduce(tmp[warp]).Reduce(v, combine_of<R>{r});
+  v = warp_combine(r, v);
   if (lane == 0) {
     std::int64_t offs[N] = {};
     add_offsets(m, kept, offs);
