@@ -112,9 +112,56 @@ TEST_CASE("GPU and cpu backends agree on fused, strided and broadcast expression
     const auto h = cunp::linspace<cunp::float16>(-2, 2, 1000, true, dev);
     return cunp::eval(cunp::astype<float>(i) * h + cunp::astype<float>(h > 0));
   });
+  same_on_every_backend([](cunp::device dev) {  // 3-D broadcast, odd rows: scalar stores, groups
+    const auto a = cunp::linspace<float>(-1, 1, 3 * 1037, true, dev).reshape({3, 1, 1037});
+    const auto b = cunp::linspace<float>(0, 4, 5, true, dev).reshape({1, 5, 1});
+    return cunp::eval(a * b - 2.0f);
+  });
+  same_on_every_backend([](cunp::device dev) {  // a transposed operand, long aligned rows
+    const auto a = cunp::linspace<double>(-3, 3, 700 * 1024, true, dev).reshape({700, 1024});
+    const auto t = cunp::linspace<double>(0, 1, 1024 * 700, true, dev).reshape({1024, 700}).T();
+    return cunp::eval(a + 2.0 * t);
+  });
   same_on_every_backend([](cunp::device dev) {  // 0-d and size-1 operands
     const auto s = cunp::full<double>({}, 3.0, dev);
     return cunp::eval(s * cunp::ones<double>({1, 5}, dev) + s);
+  });
+}
+
+namespace {
+struct scaled_sum {  // a user callable for cunp::elementwise: runs on host and device
+  float k;
+  CUNP_HD float operator()(float x, float y) const { return k * x + y; }
+};
+struct square_clipped {
+  CUNP_HD double operator()(double x) const { return x > 2 ? 4.0 : x * x; }
+};
+}  // namespace
+
+TEST_CASE("cunp::elementwise runs a user callable inside the expression machinery", "[ufunc]") {
+  on_every_backend([](cunp::device dev) {
+    const auto a = cunp::linspace<float>(-2, 2, 12, true, dev).reshape({4, 3});
+    const auto b = cunp::arange<float>(0, 3, 1, dev);
+    // Broadcast like a ufunc; fused with built-in ops on both sides.
+    require_equal(cunp::eval(cunp::elementwise(scaled_sum{3}, a, b) + 1.0f),
+                  cunp::eval(3.0f * a + b + 1.0f));
+    require_equal(cunp::eval(cunp::elementwise(scaled_sum{-1}, cunp::sin(a), 0.5f)),
+                  cunp::eval(0.5f - cunp::sin(a)));
+    // The common dtype's math type goes in (int32 here), f's return type comes out.
+    const auto i = cunp::eval(cunp::elementwise(square_clipped{}, cunp::arange<int>(-3, 4, 1, dev)));
+    STATIC_REQUIRE(std::is_same_v<decltype(i)::value_type, double>);
+    require_values<double>(i, {9, 4, 1, 0, 1, 4, 4}, {7});
+    // float16 operands reach f as float; empty operands give an empty result.
+    const auto h = cunp::linspace<cunp::float16>(0, 1, 3, true, dev);
+    require_values<float>(cunp::eval(cunp::elementwise(scaled_sum{2}, h, h)), {0, 1.5, 3}, {3});
+    CHECK(cunp::eval(cunp::elementwise(scaled_sum{1}, cunp::zeros<float>({0, 3}, dev), b)).shape() ==
+          cunp::shape_t{0, 3});
+    REQUIRE_THROWS_AS(cunp::elementwise(scaled_sum{1}, a, cunp::zeros<float>({4}, dev)),
+                      cunp::shape_error);
+  });
+  same_on_every_backend([](cunp::device dev) {
+    const auto x = cunp::linspace<double>(-3, 3, 100001, true, dev);
+    return cunp::eval(cunp::elementwise(square_clipped{}, cunp::view(x, cunp::slice(cunp::none, cunp::none, -2))));
   });
 }
 

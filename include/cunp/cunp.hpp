@@ -3,6 +3,8 @@
 // Compiled by a host compiler it gives the cpu backend; compiled by nvcc it adds the CUDA backend.
 #pragma once
 
+#include "cunp/checking.hpp"
+#include "cunp/compare.hpp"
 #include "cunp/config.hpp"
 #include "cunp/creation.hpp"
 #include "cunp/device.hpp"
@@ -13,10 +15,12 @@
 #include "cunp/memory.hpp"
 #include "cunp/ndarray.hpp"
 #include "cunp/print.hpp"
+#include "cunp/profiler.hpp"
 #include "cunp/promotion.hpp"
 #include "cunp/reduce.hpp"
 #include "cunp/shape.hpp"
 #include "cunp/stream.hpp"
+#include "cunp/testing.hpp"
 #include "cunp/ufunc.hpp"
 #include "cunp/view.hpp"
 

@@ -49,6 +49,12 @@ class io_error : public error {
   using error::error;
 };
 
+/// numpy.testing's AssertionError: arrays that are not equal or not close (cunp::testing).
+class assertion_error : public error {
+ public:
+  using error::error;
+};
+
 /// A CUDA (or CUDA library) call that failed: carries the status and the call.
 class cuda_error : public error {
  public:

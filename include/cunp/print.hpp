@@ -74,14 +74,15 @@ printed_block<T> printed_part(const ndarray<T>& a) {
 }  // namespace detail
 
 /// numpy.array_repr: `array([1., 2.], dtype=float32)`, as repr() prints it under the default
-/// print options. A GPU array is copied to the host first (only the printed part of a large one).
+/// print options (or with `precision` digits). A GPU array is copied to the host first (only the
+/// printed part of a large one).
 template <element_type T>
-[[nodiscard]] std::string array_repr(const ndarray<T>& a) {
+[[nodiscard]] std::string array_repr(const ndarray<T>& a, int precision = detail::print_precision) {
   const std::string prefix = "array(";
   std::string body = "[]";
   if (a.size() > 0) {
     const auto part = detail::printed_part(a);
-    const auto words = detail::format_elements(part.values, a.ndim() == 0);
+    const auto words = detail::format_elements(part.values, a.ndim() == 0, precision);
     // The closing ")" takes one column of the line width.
     body = detail::array_layout(words, part.shape, part.summarized)
                .format(std::string(prefix.size() + 1, ' '), detail::print_linewidth - 1);

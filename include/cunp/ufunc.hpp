@@ -317,6 +317,19 @@ template <element_type T, operand A>
   return detail::make_expr<detail::cast_op<T>>(std::forward<A>(a));
 }
 
+/// cupy.ElementwiseKernel / numba.vectorize for C++: f applied element by element to the operands
+/// (arrays, expressions, C++ scalars), broadcast and promoted to their common dtype as a ufunc's
+/// (float16/bfloat16 reach f as float); the result's dtype is f's return type. Lazy and fused like
+/// any ufunc, with no run-time compilation. f must run on host and device: a functor with CUNP_HD
+/// members, or a `[] __host__ __device__ (float x, float y) { ... }` lambda in an nvcc TU.
+template <class F, operand... X>
+  requires(sizeof...(X) > 0 && (array_like<X> || ...))
+[[nodiscard]] auto elementwise(F f, X&&... x) {
+  using op = detail::user_op<F, int(sizeof...(X))>;
+  return detail::expr<op, detail::operand_t<X>...>(op{{}, f},
+                                                  detail::as_operand(std::forward<X>(x))...);
+}
+
 // Operators: the same ufuncs.
 #define CUNP_OPERATOR2(SYM, NAME)                                                 \
   template <operand A, operand B>                                                 \

@@ -318,7 +318,8 @@ inline constexpr int finfo_precision<float16> = 3;
 template <class F>
 class float_format {
  public:
-  float_format(const std::vector<F>& data, bool sign) : sign_(sign) {
+  float_format(const std::vector<F>& data, bool sign, int precision = print_precision)
+      : sign_(sign), precision_(precision) {
     std::vector<F> finite;
     bool neg_inf = false;
     for (const F& v : data) {
@@ -349,7 +350,7 @@ class float_format {
       std::size_t int_len = 0, frac_len = 0, exp_len = 0;
       for (const F& v : finite) {
         const std::string s =
-            format_scientific(decompose(v), print_precision, -1, true, sign_, -1, -1);
+            format_scientific(decompose(v), precision_, -1, true, sign_, -1, -1);
         const std::size_t dot = s.find('.'), e = s.find('e');
         int_len = std::max(int_len, dot);
         frac_len = std::max(frac_len, e - dot - 1);
@@ -362,7 +363,7 @@ class float_format {
     } else {
       std::size_t int_len = 0, frac_len = 0;
       for (const F& v : finite) {
-        const std::string s = format_positional(decompose(v), print_precision, -1, sign_, -1, -1);
+        const std::string s = format_positional(decompose(v), precision_, -1, sign_, -1, -1);
         const std::size_t dot = s.find('.');
         int_len = std::max(int_len, dot);
         frac_len = std::max(frac_len, s.size() - dot - 1);
@@ -394,15 +395,16 @@ class float_format {
  private:
   bool sign_;
   bool exp_format_ = false;
-  int precision_ = print_precision;
+  int precision_;
   int min_digits_ = -1;
   int pad_left_ = 0, pad_right_ = 0, exp_size_ = -1;
 };
 
 /// The printed form of every value, as NumPy formats the elements of one array. zero_d: the
-/// array is 0-d (bool then drops its alignment space).
+/// array is 0-d (bool then drops its alignment space); precision: numpy's print option.
 template <class T>
-std::vector<std::string> format_elements(const std::vector<T>& values, bool zero_d) {
+std::vector<std::string> format_elements(const std::vector<T>& values, bool zero_d,
+                                         int precision = print_precision) {
   std::vector<std::string> out;
   out.reserve(values.size());
   if constexpr (std::is_same_v<T, bool>) {
@@ -431,14 +433,14 @@ std::vector<std::string> format_elements(const std::vector<T>& values, bool zero
       re.push_back(v.real());
       im.push_back(v.imag());
     }
-    const float_format<R> fr(re, false), fi(im, true);
+    const float_format<R> fr(re, false, precision), fi(im, true, precision);
     for (std::size_t k = 0; k < values.size(); ++k) {
       std::string i = fi(im[k]);
       i.insert(i.find_last_not_of(' ') + 1, "j");  // the 'j' goes before the padding
       out.push_back(fr(re[k]) + i);
     }
   } else {
-    const float_format<T> f(values, false);
+    const float_format<T> f(values, false, precision);
     for (const T& v : values) out.push_back(f(v));
   }
   return out;

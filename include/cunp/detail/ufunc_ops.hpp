@@ -10,6 +10,7 @@
 // bitwise, classification) and ufunc_ops_complex.hpp (real, imag, conjugate, angle).
 #pragma once
 #include <initializer_list>
+#include <utility>
 #include <type_traits>
 
 #include "cunp/detail/math.hpp"
@@ -127,6 +128,31 @@ struct cast_op {
   template <class M>
   CUNP_HD T operator()(M a) const {
     return convert<T>(a);
+  }
+};
+
+/// cunp::elementwise(f, x...): the user's callable F on Arity operands, computed in their common
+/// type's math type (float16/bfloat16 as float); the result type is what F returns.
+template <class F, class Seq>
+struct user_op_base;
+template <class F, std::size_t... I>
+struct user_op_base<F, std::index_sequence<I...>> {
+  template <std::size_t, class M>
+  using arg_t = M;
+  template <class C, class...>
+  using loop_for = C;
+  template <class L>
+  using out = std::remove_cvref_t<decltype(std::declval<const F&>()(arg_t<I, math_t<L>>{}...))>;
+  template <class>
+  static constexpr bool accepts = true;
+};
+template <class F, int Arity>
+struct user_op : user_op_base<F, std::make_index_sequence<Arity>> {
+  static constexpr const char* name = "elementwise";
+  F f;
+  template <class... M>
+  CUNP_HD auto operator()(M... m) const {
+    return f(m...);
   }
 };
 
