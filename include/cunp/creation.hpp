@@ -310,3 +310,8 @@ template <element_type T, std::same_as<ndarray<T>>... More>
 }
 
 }  // namespace cunp
+
+// The CUDA backend of this header, for nvcc TUs (cunp.hpp includes every one).
+#if defined(__CUDACC__)
+#include "cunp/detail/cuda/creation.cuh"
+#endif

@@ -284,3 +284,9 @@ template <element_type T>
 }
 
 }  // namespace cunp
+
+// The CUDA backend of this header, for nvcc TUs (cunp.hpp includes every one).
+#if defined(__CUDACC__)
+#include "cunp/detail/cuda/cast.cuh"
+#include "cunp/detail/cuda/runtime.cuh"
+#endif

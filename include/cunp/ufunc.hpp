@@ -387,3 +387,8 @@ CUNP_INPLACE(>>, right_shift)
 #undef CUNP_INPLACE
 
 }  // namespace cunp
+
+// The CUDA backend of this header, for nvcc TUs (cunp.hpp includes every one).
+#if defined(__CUDACC__)
+#include "cunp/detail/cuda/elementwise.cuh"
+#endif
