@@ -18,6 +18,7 @@
 #include "cunp/profiler.hpp"
 #include "cunp/promotion.hpp"
 #include "cunp/reduce.hpp"
+#include "cunp/scan.hpp"
 #include "cunp/shape.hpp"
 #include "cunp/stream.hpp"
 #include "cunp/testing.hpp"

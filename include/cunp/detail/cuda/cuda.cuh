@@ -5,3 +5,4 @@
 #include "cunp/detail/cuda/elementwise.cuh"
 #include "cunp/detail/cuda/reduce.cuh"
 #include "cunp/detail/cuda/runtime.cuh"
+#include "cunp/detail/cuda/scan.cuh"
