@@ -142,7 +142,7 @@ inline std::optional<device> compare_gpu(const compare_options& options) {
     return options.gpu;
   }
   if (default_device().is_cuda()) return default_device();
-  if (cuda_available()) return cuda(0);
+  if (cuda_available()) return cunp::cuda(0);  // under nvcc, `cuda` here names detail::cuda
   return std::nullopt;
 }
 
