@@ -77,9 +77,13 @@ template <class Backend = detail::compiled_backend, array_like X>
   return detail::reduce<Backend>(x, axis, keepdims, detail::logical_reducer<detail::input_t<X>, true>{});
 }
 /// cunp::all(x, axis, keepdims): cunp::all names both the whole-axis index and numpy.all.
-template <class Backend, class X, class... Rest>
-auto all_t::operator()(const X& x, Rest&&... rest) const {
-  return all_of<Backend>(x, std::forward<Rest>(rest)...);
+template <class Backend, class X>
+auto all_t::operator()(const X& x, const axis_arg& axis, bool keepdims) const {
+  return all_of<Backend>(x, axis, keepdims);
+}
+template <class Backend, class X>
+auto all_t::operator()(const X& x) const {
+  return all_of<Backend>(x);
 }
 
 namespace detail {
@@ -161,35 +165,47 @@ template <class Backend = detail::compiled_backend, array_like X>
   return mean<Backend>(x, axis, keepdims);
 }
 /// numpy.average(a, axis, weights): sum(a * w) / sum(w), in a * w's dtype (integers: float64).
-/// weights of a's shape, or 1-D along a single axis. Weights summing to zero: value_error.
+/// weights of a's shape, or of the shape of a's axes `axis` (in that order), as NumPy 2.
+/// Weights summing to zero: value_error (NumPy: ZeroDivisionError).
 template <class Backend = detail::compiled_backend, array_like X, array_like W>
 [[nodiscard]] auto average(const X& x, const axis_arg& axis, const W& weights,
                            bool keepdims = false) {
-  const shape_t& xs = detail::operand_shape(x);
-  const shape_t& ws = detail::operand_shape(weights);
+  const shape_t xs = detail::operand_shape(x);
+  const shape_t ws = detail::operand_shape(weights);
   using P = std::conditional_t<detail::is_integer_v<detail::input_t<X>> ||
                                    std::is_same_v<detail::input_t<X>, bool>,
                                double, detail::input_t<X>>;
   using Q = result_type_t<P, detail::input_t<W>>;
+  std::vector<int> axes;
+  if (!axis.all()) axes = detail::normalize_axis_tuple(axis.axes(), xs.size(), "axis");
   auto wv = eval<Backend>(astype<Q>(weights));
   if (ws != xs) {
-    if (axis.all() || axis.axes().size() != 1)
+    if (axis.all())
       throw shape_error("Axis must be specified when shapes of a and weights differ.");
-    if (ws.size() != 1)
-      throw shape_error("1D weights expected when shapes of a and weights differ.");
-    const int ax = normalize_axis(axis.axes()[0], xs.size());
-    if (ws[0] != xs[ax])
+    shape_t along;
+    for (const int d : axes) along.push_back(xs[d]);
+    if (ws != along)
       throw shape_error(
           "Shape of weights must be consistent with shape of a along specified axis.");
+    // Weight axis i runs along a's axis axes[i]; a's other axes see it through stride 0.
     shape_t bs(xs.size(), 1);
-    bs[ax] = ws[0];
-    wv = wv.reshape(bs);
+    strides_t st(xs.size(), 0);
+    for (std::size_t i = 0; i < axes.size(); ++i) {
+      bs[axes[i]] = ws[i];
+      st[axes[i]] = wv.strides()[i];
+    }
+    wv = ndarray<Q>(wv.storage(), wv.offset(), bs, st);
   }
   const auto num = sum<Backend>(astype<Q>(x) * wv, axis, keepdims);
   const auto den = sum<Backend>(broadcast_to(wv, xs), axis, keepdims);
-  if (any<Backend>(den == Q(0)).item())
+  if (any<Backend>(den == 0).item())
     throw value_error("Weights sum to zero, can't be normalized");
   return ndarray<Q>(num / den);
 }
 
 }  // namespace cunp
+
+// The CUDA backend of this header, for nvcc TUs (cunp.hpp includes every one).
+#if defined(__CUDACC__)
+#include "cunp/detail/cuda/reduce.cuh"
+#endif

@@ -43,15 +43,23 @@ CUNP_HD constexpr bool nonzero(const M& x) {
   else
     return x != M(0);
 }
-/// a / n for the accumulators of means (complex: both parts).
+/// a / n for the accumulators of means. NumPy divides a complex sum by the complex count (n, 0)
+/// (Smith's algorithm): (-inf - 2j) / 2 is (-inf, nan), not (-inf, -1).
 template <class A>
 CUNP_HD A div_count(const A& a, std::int64_t n) {
   if constexpr (is_complex_v<A>) {
     using R = decltype(a.re);
-    return A(a.re / R(n), a.im / R(n));
+    return a / A(R(n), R(0));
   } else {
     return a / A(n);
   }
+}
+template <class M>
+CUNP_HD constexpr bool all_finite(const M& x) {
+  if constexpr (is_complex_v<M>)
+    return is_finite(x.re) && is_finite(x.im);
+  else
+    return is_finite(x);
 }
 template <class A>
 CUNP_HD auto abs2(const A& a) {
@@ -155,7 +163,9 @@ template <class V, bool Max, bool SkipNaN>
 struct extreme_reducer {
   using out = V;
   using acc = math_t<V>;
-  static constexpr const char* name = Max ? "maximum" : "minimum";
+  // NumPy's nanmax reduces with fmax, whose name its empty-reduction error shows.
+  static constexpr const char* name =
+      SkipNaN ? (Max ? "fmax" : "fmin") : (Max ? "maximum" : "minimum");
   static constexpr bool has_identity = false;
   CUNP_HD acc identity() const {
     if constexpr (SkipNaN && !std::is_integral_v<acc>)
@@ -170,29 +180,58 @@ struct extreme_reducer {
   CUNP_HD out finish(const acc& a, std::int64_t) const { return convert<out>(a); }
 };
 
-/// argmax and argmin; SkipNaN: nanargmax/nanargmin (an all-NaN slice leaves index -1, which the
-/// caller reports as NumPy's "All-NaN slice encountered").
+/// argmax and argmin; SkipNaN: nanargmax/nanargmin, which NumPy computes as argmax of the input
+/// with NaN replaced by -inf (argmin: +inf), so that a NaN ties with an infinity and the first of
+/// them wins. A slice without a non-NaN element gives index -1, which the caller reports as
+/// NumPy's "All-NaN slice encountered".
 template <class V, bool Max, bool SkipNaN>
 struct arg_reducer {
   using out = std::int64_t;
   using value = math_t<V>;
-  struct acc {
+  struct plain_acc {
     value v;
     std::int64_t i;  // -1: no element
   };
+  struct nan_acc {
+    value v;
+    bool real;  // a non-NaN element was met
+    std::int64_t i;
+  };
+  using acc = std::conditional_t<SkipNaN, nan_acc, plain_acc>;
   static constexpr const char* name = Max ? "argmax" : "argmin";
   static constexpr bool has_identity = false;
-  CUNP_HD acc identity() const { return {value{}, -1}; }
+  CUNP_HD acc identity() const {
+    if constexpr (SkipNaN)
+      return {value{}, false, -1};
+    else
+      return {value{}, -1};
+  }
   CUNP_HD acc load(const V& v, std::int64_t i) const {
     const auto x = convert<value>(v);
-    if constexpr (SkipNaN)
-      if (nan_any(x)) return identity();
-    return {x, i};
+    if constexpr (SkipNaN) {
+      if (nan_any(x)) return {convert<value>(Max ? -inf_v<double> : inf_v<double>), false, i};
+      return {x, true, i};
+    } else {
+      return {x, i};
+    }
   }
   CUNP_HD acc combine(const acc& a, const acc& b) const {
     if (a.i < 0) return b;
     if (b.i < 0) return a;
-    const bool na = nan_any(a.v), nb = nan_any(b.v);
+    acc r = pick(a, b);
+    if constexpr (SkipNaN) r.real = a.real || b.real;
+    return r;
+  }
+  CUNP_HD out finish(const acc& a, std::int64_t) const {
+    if constexpr (SkipNaN)
+      return a.real ? a.i : -1;
+    else
+      return a.i;
+  }
+
+ private:
+  CUNP_HD const acc& pick(const acc& a, const acc& b) const {
+    const bool na = nan_any(a.v), nb = nan_any(b.v);  // a NaN wins (never met by SkipNaN)
     if (na != nb) return na ? a : b;
     if (!na) {
       if (Max ? less(a.v, b.v) : less(b.v, a.v)) return b;
@@ -200,7 +239,6 @@ struct arg_reducer {
     }
     return a.i < b.i ? a : b;  // equal (or both NaN): the first
   }
-  CUNP_HD out finish(const acc& a, std::int64_t) const { return a.i; }
 };
 
 /// any (All = false) and all.
@@ -302,6 +340,13 @@ struct var_reducer {
   CUNP_HD out finish(const acc& a, std::int64_t) const {
     const double dof = double(a.n) - ddof;
     real v = a.m2 / real(dof > 0 ? dof : 0);
+    // NumPy subtracts the mean from every element: an infinity gives inf - inf, so the variance
+    // is NaN, whichever order the merges met the elements in ([1, inf] would merge to inf).
+    if (!all_finite(a.mean)) v = nan_v<real>;
+    // numpy.nanvar of floating input makes a slice with no degrees of freedom NaN (numpy.var,
+    // and nanvar of integers, divide by zero: inf).
+    if constexpr (SkipNaN && !std::is_integral_v<V>)
+      if (dof <= 0) v = nan_v<real>;
     if constexpr (Sqrt) v = real_sqrt(v);
     return convert<out>(v);
   }

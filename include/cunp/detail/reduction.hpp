@@ -181,11 +181,11 @@ auto reduce(const X& x, const axis_arg& axis, bool keepdims, const R& r) {
   using out_t = typename R::out;
   const shape_t& shape = operand_shape(x);
   const auto red = reduced_dims(axis, shape.size());
-  ndarray<out_t> out(reduced_shape(shape, red, keepdims), x.device());
-  if (out.size() == 0) return out;
   std::int64_t K = 1;
   for (std::size_t d = 0; d < shape.size(); ++d)
     if (red[d]) K *= shape[d];
+  // NumPy raises for an empty reduced range even when the output is empty too (max of a (0, 0)
+  // array over axis 0).
   if (K == 0 && !R::has_identity) {
     if constexpr (std::string_view(R::name).starts_with("arg"))
       throw value_error(std::string("attempt to get ") + R::name + " of an empty sequence");
@@ -193,6 +193,8 @@ auto reduce(const X& x, const axis_arg& axis, bool keepdims, const R& r) {
       throw value_error(std::string("zero-size array to reduction operation ") + R::name +
                         " which has no identity");
   }
+  ndarray<out_t> out(reduced_shape(shape, red, keepdims), x.device());
+  if (out.size() == 0) return out;
   bound_reduction<X> b;
   bind_reduction(out, x, red, keepdims, b);
   if (out.device().is_cpu())
