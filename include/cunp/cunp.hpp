@@ -20,6 +20,7 @@
 #include "cunp/reduce.hpp"
 #include "cunp/scan.hpp"
 #include "cunp/shape.hpp"
+#include "cunp/sort.hpp"
 #include "cunp/stream.hpp"
 #include "cunp/testing.hpp"
 #include "cunp/ufunc.hpp"

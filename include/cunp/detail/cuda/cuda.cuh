@@ -6,3 +6,4 @@
 #include "cunp/detail/cuda/reduce.cuh"
 #include "cunp/detail/cuda/runtime.cuh"
 #include "cunp/detail/cuda/scan.cuh"
+#include "cunp/detail/cuda/sort.cuh"
