@@ -43,25 +43,25 @@ template <class Regs> struct vec_indexer {
   template <int Slot, class T> __device__ T get() const { return tget<Slot - 1>(*regs).v[lane]; }
 };
 
-/// The strided path: a thread computes U groups of V consecutive elements of one innermost row,
-/// so the outer dimensions' offsets cost one division chain per U * V elements, and an aligned
-/// contiguous output row takes 16-byte stores (a[:, None] + b[None, :] is bound by its writes).
-/// I: the index and offset type, 32-bit where the sizes and every operand's reach allow.
+/// The strided path: a thread computes V consecutive elements of one innermost row, so the outer
+/// dimensions' offsets cost one division chain per V elements, and an aligned contiguous output
+/// row takes 16-byte stores, neighbouring threads writing neighbouring vectors (a[:, None] +
+/// b[None, :] is bound by its writes). I: the index and offset type, 32-bit where the sizes and
+/// every operand's reach allow.
 template <int N, int V, class OutT, class Tree, class I>
 CUNP_KERNEL void ew_strided_kernel(Tree tree, slot_ptrs<N> ptrs, loop_layout<N> l, I rows, I n0,
-                                   int groups, bool vec_out) {
+                                   bool vec_out) {
   const int nd = l.shape.ndim;
   I inner[N];
 #pragma unroll
   for (int k = 0; k < N; ++k) inner[k] = nd > 0 ? I(l.strides[k][nd - 1]) : 0;
-  const I span = I(V) * groups;
-  const I per_row = (n0 + span - 1) / span;
+  const I per_row = (n0 + V - 1) / V;
   const I work = rows * per_row;
   const I step = static_cast<I>(gridDim.x) * blockDim.x;
   OutT* out = static_cast<OutT*>(const_cast<void*>(ptrs.p[0]));
   for (I w = blockIdx.x * blockDim.x + threadIdx.x; w < work; w += step) {
     const I row = w / per_row;
-    const I j0 = (w - row * per_row) * span;
+    const I j0 = (w - row * per_row) * V;
     I offs[N];
 #pragma unroll
     for (int k = 0; k < N; ++k) offs[k] = j0 * inner[k];
@@ -77,24 +77,20 @@ CUNP_KERNEL void ew_strided_kernel(Tree tree, slot_ptrs<N> ptrs, loop_layout<N> 
 #pragma unroll
       for (int k = 0; k < N; ++k) offs[k] += r * I(l.strides[k][d]);
     }
-    auto element = [&](I j) {
+    auto element = [&](int j) {
       I o[N];
 #pragma unroll
-      for (int k = 0; k < N; ++k) o[k] = offs[k] + j * inner[k];
+      for (int k = 0; k < N; ++k) o[k] = offs[k] + I(j) * inner[k];
       return convert<OutT>(tree.eval(offset_indexer<N, I>{ptrs.p, o}));
     };
-    for (int g = 0; g < groups; ++g) {
-      const I jg = j0 + I(g) * V;
-      if (jg >= n0) break;
-      if (vec_out && jg + V <= n0) {
-        vec<OutT, V> res;
+    if (vec_out && j0 + V <= n0) {
+      vec<OutT, V> res;
 #pragma unroll
-        for (int j = 0; j < V; ++j) res.v[j] = element(I(g) * V + j);
-        *reinterpret_cast<vec<OutT, V>*>(out + offs[0] + I(g) * V) = res;
-      } else {
-        const int jn = n0 - jg < V ? int(n0 - jg) : V;
-        for (int j = 0; j < jn; ++j) out[offs[0] + (I(g) * V + j) * inner[0]] = element(I(g) * V + j);
-      }
+      for (int j = 0; j < V; ++j) res.v[j] = element(j);
+      *reinterpret_cast<vec<OutT, V>*>(out + offs[0]) = res;
+    } else {
+      const int jn = n0 - j0 < V ? int(n0 - j0) : V;
+      for (int j = 0; j < jn; ++j) out[offs[0] + I(j) * inner[0]] = element(j);
     }
   }
 }
@@ -175,16 +171,14 @@ template <class OutT, class E> void evaluate(cuda_backend, const ndarray<OutT>& 
       cuda::ew_vec_kernel<N, V, OutT, Tree, std::int64_t><<<grid, cuda::block_threads, 0, st>>>(
           b.tree, ptrs, n, static_cast<Leaves*>(nullptr));
   } else {
-    // Rows of the innermost dimension; 16-byte stores when every output row starts aligned;
-    // up to 4 groups of VS elements per thread on long rows.
+    // Rows of the innermost dimension; 16-byte stores when every output row starts aligned.
     constexpr int VS = sizeof(OutT) >= 16 ? 1 : int(16 / sizeof(OutT));
     const int nd = b.layout.shape.ndim;
     const index_t n0 = nd > 0 ? b.layout.shape.extent[nd - 1] : 1;
     bool vec_out = nd > 0 && b.layout.strides[0][nd - 1] == 1 &&
                    reinterpret_cast<std::uintptr_t>(ptrs.p[0]) % (sizeof(OutT) * VS) == 0;
     for (int d = 0; d + 1 < nd && vec_out; ++d) vec_out = b.layout.strides[0][d] % VS == 0;
-    const int groups = int(std::clamp<index_t>(n0 / (VS * 64), 1, 4));
-    const index_t rows = n / n0, work = rows * ((n0 + VS * groups - 1) / (VS * groups));
+    const index_t rows = n / n0, work = rows * ((n0 + VS - 1) / VS);
     bool small = n < (index_t(1) << 31);  // and every operand's reach, for 32-bit offsets
     for (int k = 0; k < N && small; ++k) {
       index_t reach = 0;
@@ -194,10 +188,10 @@ template <class OutT, class E> void evaluate(cuda_backend, const ndarray<OutT>& 
     const unsigned grid = cuda::grid_for(dev, work);
     if (small)
       cuda::ew_strided_kernel<N, VS, OutT, Tree, std::int32_t><<<grid, cuda::block_threads, 0, st>>>(
-          b.tree, ptrs, b.layout, std::int32_t(rows), std::int32_t(n0), groups, vec_out);
+          b.tree, ptrs, b.layout, std::int32_t(rows), std::int32_t(n0), vec_out);
     else
       cuda::ew_strided_kernel<N, VS, OutT, Tree, std::int64_t><<<grid, cuda::block_threads, 0, st>>>(
-          b.tree, ptrs, b.layout, rows, n0, groups, vec_out);
+          b.tree, ptrs, b.layout, rows, n0, vec_out);
   }
   CUNP_CUDA_CHECK_LAUNCH("elementwise kernel");
 }
