@@ -82,6 +82,10 @@ void floor_divide_int32(State& s) {  // a // b: NumPy's floored integer division
   const ndarray<std::int32_t> b = cunp::where(b0 == 0, 7, b0);  // no division by zero
   run<std::int32_t>(s, 2, 1, [&](index_t) { return ndarray<std::int32_t>(cunp::floor_divide(a, b)); });
 }
+__global__ void empty_kernel() {}
+void launch_host(State& s) {  // the floor of any op's host time: one empty kernel launch
+  host_per_call(s, gpu0, [] { empty_kernel<<<1, 32, 0, cudaStreamPerThread>>>(); });
+}
 template <class T> void add_small_host(State& s) {  // host time per call at n = 1000
   const auto& a = input<T>(s.range(0), 0);
   const auto& b = input<T>(s.range(0), 1);
@@ -111,6 +115,7 @@ template <class T> void register_dtype(const std::string& dt) {
 int main(int argc, char** argv) {
   register_dtype<float>("float32");
   register_dtype<double>("float64");
+  host_timed(benchmark::RegisterBenchmark("launch_host/raw", launch_host));
   auto* fd = gpu_timed(benchmark::RegisterBenchmark("floor_divide/cunp/int32", floor_divide_int32));
   for (const std::int64_t n : {1 << 20, 1 << 24, 1 << 28}) fd->Arg(n);
   return cunp_bench::run_main(argc, argv);
