@@ -18,7 +18,10 @@
 # build.log, tests.log, sanitizer.log, bench.log, bench.md, json.tar.gz (bench_*.json,
 # cupy_*.json, report.json), report.png.
 # Environment: GPU_CHECK_BENCH_ARGS (extra Google Benchmark flags), GPU_CHECK_TIMEOUT (seconds
-# for each benchmark, CuPy script or sanitizer run; default 480).
+# for each benchmark, CuPy script or sanitizer run; default 480), GPU_CHECK_TARGETS (build only
+# these targets, space-separated) and GPU_CHECK_TESTS (ctest -R regex). A full build takes longer
+# than one 10-minute device call (each test_<area>_gpu is 5-9 CPU-minutes of nvcc): split it,
+# e.g. GPU_CHECK_TARGETS="test_reduce_gpu test_sort_gpu" GPU_CHECK_TESTS="reduce|sort".
 # Exits non-zero when the build, a test or memcheck fails.
 set -uo pipefail
 shopt -s nullglob
@@ -81,7 +84,8 @@ step_build() {
   fi
   local start=$SECONDS
   if cmake "${args[@]}" >>"$out/build.log" 2>&1 &&
-     cmake --build --preset gpu -j "$jobs" >>"$out/build.log" 2>&1; then
+     cmake --build --preset gpu -j "$jobs" ${GPU_CHECK_TARGETS:+--target $GPU_CHECK_TARGETS} \
+       >>"$out/build.log" 2>&1; then
     row build ok "$((SECONDS - start)) s"
   else
     tail -n 40 "$out/build.log"
@@ -97,7 +101,7 @@ step_test() {
     say "test: ctest -L $label (log: tests.log)"
     : >"$log"
     ctest --preset gpu -L "^$label\$" -j "$([[ $label == gpu ]] && echo 4 || echo "$jobs")" \
-      --output-on-failure 2>&1 | tee "$log" >>"$out/tests.log"
+      ${GPU_CHECK_TESTS:+-R "$GPU_CHECK_TESTS"} --output-on-failure 2>&1 | tee "$log" >>"$out/tests.log"
     sed -n '/tests passed/,$p' "$log"
     counts=$(ctest_counts "$log")
     skipped=$(grep -c '(Skipped)' "$log")
