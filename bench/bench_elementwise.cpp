@@ -27,11 +27,6 @@ template <class T> const ndarray<T>& input(index_t n, int slot) {
   return it->second;
 }
 
-template <class T> void consume(const ndarray<T>& a) {
-  T* p = a.data();
-  benchmark::DoNotOptimize(p);
-}
-
 template <class T, class F> void run(State& s, int inputs_read, int outputs, F make) {
   const index_t n = s.range(0);
   const double bytes = double(n) * sizeof(T) * (inputs_read + outputs);

@@ -24,11 +24,6 @@ const cunp::device gpu0 = cunp::cuda(0);
 std::int64_t elems(std::int64_t bytes) { return bytes / std::int64_t(sizeof(float)); }
 cudaStream_t stream() { return cunp::detail::cuda::current_stream(0); }
 
-template <class T> void consume(const ndarray<T>& a) {
-  T* p = a.data();
-  benchmark::DoNotOptimize(p);
-}
-
 // Inputs and outputs live for the whole run: Google Benchmark calls each function several times
 // per size (to size the loop, then once per repetition), and a 1 GiB pinned allocation or random
 // fill is slow. Leaked on purpose: freeing after the CUDA runtime has shut down is pointless.

@@ -39,12 +39,6 @@ const ndarray<T>& input(const shape_t& shape, int slot) {
   return it->second;
 }
 
-template <class T>
-void consume(const ndarray<T>& a) {
-  T* p = a.data();
-  benchmark::DoNotOptimize(p);
-}
-
 /// Every element of got within atol + rtol * |want| of want's (NaN only against NaN).
 template <class T>
 bool within(const ndarray<T>& got, const ndarray<T>& want, double rtol, double atol) {

@@ -32,11 +32,6 @@ template <class T> const ndarray<T>& input(const shape_t& shape) {
   return it->second;
 }
 
-template <class T> void consume(const ndarray<T>& a) {
-  T* p = a.data();
-  benchmark::DoNotOptimize(p);
-}
-
 template <class T> double bytes_of(index_t n) { return 2.0 * double(n) * sizeof(T); }
 
 /// Whether got matches want within 64 units of rounding of the largest |want| (scans that add

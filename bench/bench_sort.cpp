@@ -62,12 +62,6 @@ const ndarray<T>& input(index_t n, int kind) {
   return it->second;
 }
 
-template <class T>
-void consume(const ndarray<T>& a) {
-  T* p = a.data();
-  benchmark::DoNotOptimize(p);
-}
-
 /// Whether got equals want element for element; otherwise marks the benchmark as failed.
 template <class T>
 bool same(State& s, const ndarray<T>& got, const ndarray<T>& want) {

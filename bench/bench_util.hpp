@@ -386,6 +386,12 @@ inline double min_time() {
 inline benchmark::internal::Benchmark* gpu_timed(benchmark::internal::Benchmark* b) {
   return b->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(min_time());
 }
+/// Keeps a result alive and used, so that the call producing it is not optimised away.
+template <class T> void consume(const ndarray<T>& a) {
+  T* p = a.data();
+  benchmark::DoNotOptimize(p);
+}
+
 /// Configures a host-latency benchmark (host_per_call): host time per call, in microseconds.
 inline benchmark::internal::Benchmark* host_timed(benchmark::internal::Benchmark* b) {
   return b->UseManualTime()->Unit(benchmark::kMicrosecond)->MinTime(min_time());
