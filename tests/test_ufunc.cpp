@@ -1,4 +1,8 @@
 // Element-wise operations: NEP 50 promotion, broadcasting, fusion, out= and in-place, aliasing.
+#include <cstdint>
+#include <limits>
+#include <vector>
+
 #include "cunp_test.hpp"
 
 using namespace cunp_test;
@@ -127,6 +131,30 @@ TEST_CASE("GPU and cpu backends agree on fused, strided and broadcast expression
   same_on_every_backend([](cunp::device dev) {  // 0-d and size-1 operands
     const auto s = cunp::full<double>({}, 3.0, dev);
     return cunp::eval(s * cunp::ones<double>({1, 5}, dev) + s);
+  });
+}
+
+// int64 against uint64 compares exactly (NumPy 2), in g++ and in both nvcc passes alike.
+static_assert(std::is_same_v<decltype(std::declval<cunp::ndarray<std::int64_t>>() <
+                                      std::declval<cunp::ndarray<std::uint64_t>>())::loop_type,
+                             cunp::detail::exact_int>);
+
+TEST_CASE("int64 and uint64 compare exactly, as NumPy 2", "[ufunc]") {
+  on_every_backend([](cunp::device dev) {
+    constexpr auto i64_max = std::numeric_limits<std::int64_t>::max();
+    constexpr auto i64_min = std::numeric_limits<std::int64_t>::min();
+    constexpr auto u64_max = std::numeric_limits<std::uint64_t>::max();
+    const auto a = cunp::asarray(std::vector<std::int64_t>{-1, 1LL << 62, i64_max, 0, i64_min},
+                                 {5}, cpu).to(dev);
+    const auto b = cunp::asarray(std::vector<std::uint64_t>{u64_max, 1ULL << 62, 1ULL << 63, 0, 0},
+                                 {5}, cpu).to(dev);
+    // float64, their common dtype, would call 2^63 - 1 and 2^63 equal.
+    require_values<bool>(cunp::eval(a < b), {true, false, true, false, true}, {5});
+    require_values<bool>(cunp::eval(a == b), {false, true, false, true, false}, {5});
+    require_values<bool>(cunp::eval(b >= a), {true, true, true, true, true}, {5});
+    require_values<bool>(cunp::eval(b > a), {true, false, true, false, true}, {5});
+    require_values<bool>(cunp::eval(a != b), {true, false, true, false, true}, {5});
+    require_values<bool>(cunp::eval(a <= b), {true, true, true, true, true}, {5});
   });
 }
 

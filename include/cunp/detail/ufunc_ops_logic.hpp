@@ -1,21 +1,69 @@
 // cunp/detail/ufunc_ops_logic.hpp: comparison, logical, bitwise and classification ufuncs (see
 // ufunc_ops.hpp). Comparisons, logical ufuncs and classifications give bool.
 #pragma once
+#include <cstdint>
 #include <type_traits>
 
 namespace cunp::detail {
 
+/// The loop type of comparisons between int64 and uint64, which NumPy 2 compares exactly (their
+/// common dtype, float64, would call 2^63 - 1 and 2^63 equal): a sign and a magnitude.
+struct exact_int {
+  bool neg = false;
+  std::uint64_t mag = 0;
+  exact_int() = default;
+  CUNP_HD constexpr exact_int(std::int64_t v)  // NOLINT: converted to like any loop type
+      : neg(v < 0), mag(v < 0 ? std::uint64_t(0) - std::uint64_t(v) : std::uint64_t(v)) {}
+  CUNP_HD constexpr exact_int(std::uint64_t v) : mag(v) {}  // NOLINT
+  CUNP_HD friend constexpr bool operator==(exact_int a, exact_int b) {
+    return a.mag == b.mag && (a.neg == b.neg || a.mag == 0);
+  }
+  CUNP_HD friend constexpr bool operator<(exact_int a, exact_int b) {
+    if (a == b) return false;
+    if (a.neg != b.neg) return a.neg;
+    return a.neg ? a.mag > b.mag : a.mag < b.mag;
+  }
+  CUNP_HD friend constexpr bool operator!=(exact_int a, exact_int b) { return !(a == b); }
+  CUNP_HD friend constexpr bool operator>(exact_int a, exact_int b) { return b < a; }
+  CUNP_HD friend constexpr bool operator<=(exact_int a, exact_int b) { return !(b < a); }
+  CUNP_HD friend constexpr bool operator>=(exact_int a, exact_int b) { return !(a < b); }
+};
+template <>
+struct math_type<exact_int> {
+  using type = exact_int;
+};
+template <class... In>
+inline constexpr bool mixed_64_v =
+    sizeof...(In) == 2 && (std::is_same_v<In, std::int64_t> || ...) &&
+    (std::is_same_v<In, std::uint64_t> || ...);
+
+/// Comparisons: NumPy's loops, and exact_int for int64 against uint64.
+struct comparison_loops : ufunc_loops<all_loops, bool_t> {
+  template <class C, class... In>
+  using loop_for = std::conditional_t<mixed_64_v<In...>, exact_int,
+                                      typename ufunc_loops<all_loops, bool_t>::template loop_for<C, In...>>;
+  template <class L>
+  static constexpr bool accepts_loop() {
+    if constexpr (std::is_same_v<L, exact_int>)
+      return true;
+    else
+      return all_loops::has(dtype_of_v<L>);
+  }
+  template <class L>
+  static constexpr bool accepts = accepts_loop<L>();
+};
+
 // Complex numbers compare lexicographically (NumPy 2), a NaN part making < and > false.
-#define CUNP_COMPARISON(NAME, OP, COMPLEX)            \
-  struct NAME##_op : ufunc_loops<all_loops, bool_t> { \
-    static constexpr const char* name = #NAME;        \
-    template <class M>                                \
-    CUNP_HD bool operator()(M a, M b) const {         \
-      if constexpr (is_complex_v<M>)                  \
-        return COMPLEX;                               \
-      else                                            \
-        return a OP b;                                \
-    }                                                 \
+#define CUNP_COMPARISON(NAME, OP, COMPLEX)     \
+  struct NAME##_op : comparison_loops {        \
+    static constexpr const char* name = #NAME; \
+    template <class M>                         \
+    CUNP_HD bool operator()(M a, M b) const {  \
+      if constexpr (is_complex_v<M>)           \
+        return COMPLEX;                        \
+      else                                     \
+        return a OP b;                         \
+    }                                          \
   };
 CUNP_COMPARISON(equal, ==, a == b)
 CUNP_COMPARISON(not_equal, !=, a != b)
