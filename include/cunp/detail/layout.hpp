@@ -4,6 +4,7 @@
 #include <array>
 #include <string>
 
+#include "cunp/config.hpp"
 #include "cunp/detail/runtime.hpp"
 #include "cunp/errors.hpp"
 #include "cunp/shape.hpp"
@@ -43,6 +44,17 @@ loop_layout<N> make_loop_layout(const shape_t& shape, const std::array<const str
   }
   out.shape.ndim = nd;
   return out;
+}
+
+/// Adds the offsets of linear C-order index i of layout l to offs (host and device).
+template <std::size_t N>
+CUNP_HD void add_offsets(std::int64_t i, const loop_layout<N>& l, std::int64_t* offs) {
+  for (int d = l.shape.ndim - 1; d >= 0; --d) {
+    const std::int64_t e = l.shape.extent[d];
+    const std::int64_t q = i / e, r = i - q * e;
+    i = q;
+    for (std::size_t k = 0; k < N; ++k) offs[k] += r * l.strides[k][d];
+  }
 }
 
 /// Element range [lo, hi] (inclusive, relative to the first element) that a view touches.

@@ -96,17 +96,6 @@ void bind_reduction(const ndarray<OutT>& out, const X& x, const std::vector<bool
   b.red = make_loop_layout<N>(rs, rp);
 }
 
-/// Adds the offsets of linear C-order index i of layout l to offs (host and device).
-template <std::size_t N>
-CUNP_HD void add_offsets(std::int64_t i, const loop_layout<N>& l, std::int64_t* offs) {
-  for (int d = l.shape.ndim - 1; d >= 0; --d) {
-    const std::int64_t e = l.shape.extent[d];
-    const std::int64_t q = i / e, r = i - q * e;
-    i = q;
-    for (std::size_t k = 0; k < N; ++k) offs[k] += r * l.strides[k][d];
-  }
-}
-
 /// Reducer r over elements [lo, hi) of the reduced layout, from the offsets `base`: pairwise
 /// (NumPy's summation: blocks of 128 summed in order, halves combined), for its accuracy.
 template <class R, class Tree, std::size_t N>

@@ -56,15 +56,9 @@ template <std::size_t N, class Row> void for_each_row_parallel(const loop_layout
   for (int t = 0; t < threads; ++t) {
     const std::int64_t hi = std::min(l.size, (t + 1) * chunk);
     for (std::int64_t i = t * chunk; i < hi;) {
-      const std::int64_t j = i % n0, len = std::min(n0 - j, hi - i);
+      const std::int64_t len = std::min(n0 - i % n0, hi - i);
       std::array<std::int64_t, N> off{};
-      std::int64_t rem = i / n0;
-      for (int d = nd - 2; d >= 0; --d) {
-        const std::int64_t e = l.shape.extent[d], q = rem / e;
-        for (std::size_t k = 0; k < N; ++k) off[k] += (rem - q * e) * l.strides[k][d];
-        rem = q;
-      }
-      for (std::size_t k = 0; k < N; ++k) off[k] += j * inner[k];
+      add_offsets(i, l, off.data());
       row(off, len, inner);
       i += len;
     }
