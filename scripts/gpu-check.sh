@@ -2,8 +2,11 @@
 # The whole check on the GPU machine (H200, sm_90). Carry .deps there (scripts/prepare-gpu-deps.sh
 # makes it on this machine; the GPU machine has no Catch2).
 #
-#   scripts/gpu-check.sh [STEP...]   steps: build test sanitize bench report (default: all five)
+#   scripts/gpu-check.sh [STEP...]   steps: unpack build test sanitize bench report
+#                                    (default: build test sanitize bench report)
 #
+#   unpack    use the executables scripts/gpu-pack.sh built on another machine (.gpubin, carried)
+#             instead of building here: the cheaper way to spend device time
 #   build     configure preset gpu (Catch2 from .deps when present), build with every core
 #   test      ctest, label cpu then label gpu, --output-on-failure
 #   sanitize  each GPU test executable (and the mixed-TU test, the CUDA example) under
@@ -19,7 +22,8 @@
 # cupy_*.json, report.json), report.png.
 # Environment: GPU_CHECK_BENCH_ARGS (extra Google Benchmark flags), GPU_CHECK_TIMEOUT (seconds
 # for each benchmark, CuPy script or sanitizer run; default 480), GPU_CHECK_TARGETS (build only
-# these targets, space-separated) and GPU_CHECK_TESTS (ctest -R regex). A full build takes longer
+# these targets, space-separated), GPU_CHECK_TESTS (ctest -R regex) and GPU_CHECK_BENCH (regex
+# on the names of the bench executables and CuPy scripts to run). A full build takes longer
 # than one 10-minute device call (each test_<area>_gpu is 5-9 CPU-minutes of nvcc): split it,
 # e.g. GPU_CHECK_TARGETS="test_reduce_gpu test_sort_gpu" GPU_CHECK_TESTS="reduce|sort".
 # Exits non-zero when the build, a test or memcheck fails.
@@ -32,7 +36,9 @@ steps=("$@")
 [[ ${#steps[@]} -eq 0 ]] && steps=(build test sanitize bench report)
 for s in "${steps[@]}"; do
   case $s in build | test | sanitize | bench | report) ;;
-    *) echo "usage: scripts/gpu-check.sh [build|test|sanitize|bench|report]..." >&2; exit 2 ;;
+    unpack) ;;
+    *) echo "usage: scripts/gpu-check.sh [unpack|build|test|sanitize|bench|report]..." >&2
+       exit 2 ;;
   esac
 done
 
@@ -41,6 +47,7 @@ out=${OUT:-$build/out}
 mkdir -p "$out"
 json=$build/json  # the JSON files, packed into one archive at the end
 jobs=$(nproc)
+export LD_LIBRARY_PATH="$build/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"  # unpack's libbenchmark
 limit=${GPU_CHECK_TIMEOUT:-480}
 py=$(command -v python3 || true)
 export PYTHONUNBUFFERED=1
@@ -93,6 +100,27 @@ step_build() {
     status=1
     return 1
   fi
+}
+
+step_unpack() {
+  local pack=$root/.gpubin/build-gpu.tgz where
+  if [[ ! -f $pack ]]; then
+    row unpack FAILED "no $pack: run scripts/gpu-pack.sh on the building machine, carry .gpubin"
+    status=1
+    return 1
+  fi
+  # The CTest files name the packing checkout's absolute paths: make that path lead here.
+  where=$(cat "$root/.gpubin/root.txt")
+  if [[ $where != "$root" && ! -e $where ]]; then
+    mkdir -p "$(dirname "$where")" && ln -s "$root" "$where"
+  fi
+  mkdir -p "$build" && tar -xzf "$pack" -C "$build"
+  # ... and the packing machine's python3 (golden_generate): this machine's, which has NumPy.
+  local packed_py
+  packed_py=$(cat "$root/.gpubin/python.txt")
+  [[ -n $py && $packed_py != "$py" ]] &&
+    find "$build" -name CTestTestfile.cmake -exec sed -i "s#\"$packed_py\"#\"$py\"#g" {} +
+  row unpack ok "$(tar -tzf "$pack" | wc -l) files from $where"
 }
 
 step_test() {
@@ -166,6 +194,7 @@ step_bench() {
   for exe in "$build"/bench/bench_*; do
     [[ -f $exe && -x $exe ]] || continue
     name=$(basename "$exe")
+    [[ $name =~ ${GPU_CHECK_BENCH:-.} ]] || continue
     printf '\n#### %s\n' "$name" >>"$out/bench.log"
     echo "   $name"
     # shellcheck disable=SC2086  # GPU_CHECK_BENCH_ARGS is a list of flags
@@ -181,6 +210,7 @@ step_bench() {
     # The scripts run as programs; a module without a main is shared code (cupy_bench.py).
     if [[ -z $py ]] || ! grep -q '__main__' "$script"; then continue; fi
     name=$(basename "$script" .py)
+    [[ $name =~ ${GPU_CHECK_BENCH:-.} ]] || continue
     printf '\n#### %s\n' "$name" >>"$out/bench.log"
     echo "   $name"
     if timeout "$limit" "$py" "$script" --out "$json/$name.json" >>"$out/bench.log" 2>&1; then
@@ -224,8 +254,8 @@ step_report() {
 REPORT_TABLE=""
 for s in "${steps[@]}"; do
   start=$SECONDS
-  if [[ $s != build && ! -f $build/CMakeCache.txt && $s != report ]]; then
-    row "$s" FAILED "no build in $build: run the build step first"
+  if [[ $s != build && $s != unpack && $s != report && ! -f $build/CTestTestfile.cmake ]]; then
+    row "$s" FAILED "no build in $build: run the build or unpack step first"
     status=1
     continue
   fi
