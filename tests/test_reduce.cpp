@@ -580,3 +580,24 @@ TEST_CASE("GPU axis reductions agree with the cpu on every kernel path", "[reduc
     return cunp::average(rows(dev), 1, uniform<float>({5000}, 0, 1, 21, dev));
   }, f32_sum_rtol * 2);
 }
+
+#if defined(_OPENMP)
+#include <omp.h>
+TEST_CASE("cpu: a whole-array reduction split over any number of threads counts every element",
+          "[reduce]") {
+  // 2^20 + 3 elements over thread counts that do (4, 8) and do not (3, 7) divide it roughly:
+  // each thread's chunk must round up, or the last elements go uncounted.
+  const index_t n = (index_t(1) << 20) + 3;
+  const auto x = uniform<std::int32_t>({n}, 0, 4, 22, cpu);
+  std::int64_t sum = 0, nonzero = 0;
+  for (const auto v : x.to_vector()) sum += v, nonzero += v != 0;
+  const int saved = omp_get_max_threads();
+  for (const int threads : {1, 2, 3, 4, 7, 8, 16}) {
+    INFO(threads << " threads");
+    omp_set_num_threads(threads);
+    CHECK(cunp::sum(x).item() == sum);
+    CHECK(cunp::count_nonzero(x).item() == nonzero);
+  }
+  omp_set_num_threads(saved);
+}
+#endif

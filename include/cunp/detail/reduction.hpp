@@ -139,7 +139,7 @@ void reduce_run(host_backend, const bound_reduction<X>& b, const R& r) {
   if (M == 1 && threads > 1) {
     std::int64_t base[N];
     base_of(0, base);
-    const std::int64_t chunk = (K / threads + 127) / 128 * 128;
+    const std::int64_t chunk = ((K + threads - 1) / threads + 127) / 128 * 128;  // covers K
     std::vector<typename R::acc> part(threads, r.identity());
 #if defined(_OPENMP)
 #pragma omp parallel for num_threads(threads)
