@@ -104,10 +104,18 @@ struct sum_reducer {
     return a;
   }
   CUNP_HD acc combine(const acc& a, const acc& b) const {
-    if constexpr (Prod)
+    if constexpr (Prod && is_complex_v<acc>) {
+      // (1 + 0j) * (inf + 2j) is (inf + nanj) by the textbook product (0 * inf), and a GPU
+      // starts every split range from the identity; NumPy's sequential loop never multiplies
+      // by it. So the identity is skipped, not multiplied.
+      if (a.re == 1 && a.im == 0) return b;
+      if (b.re == 1 && b.im == 0) return a;
       return a * b;
-    else
+    } else if constexpr (Prod) {
+      return a * b;
+    } else {
       return a + b;
+    }
   }
   CUNP_HD out finish(const acc& a, std::int64_t) const { return from_acc<out>(a); }
 };
