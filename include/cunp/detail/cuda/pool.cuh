@@ -34,6 +34,16 @@ inline device_pool& pool_of(int dev) {
   return pools[dev];
 }
 
+/// Frees ptr on dev's stream st from any current device. Never throws: arrays are freed from
+/// destructors, possibly after the CUDA runtime has shut down.
+inline void free_on(int dev, void* ptr, cudaStream_t st) noexcept {
+  int saved = dev;
+  cudaGetDevice(&saved);
+  if (saved != dev) cudaSetDevice(dev);
+  if (cudaFreeAsync(ptr, st) != cudaSuccess) cudaGetLastError();
+  if (saved != dev) cudaSetDevice(saved);
+}
+
 /// Small blocks freed on this thread's default stream, reused by its next allocations of the same
 /// size without a driver call (cudaMallocFromPoolAsync + cudaFreeAsync cost the host ~1.6 us,
 /// a small element-wise op ~5 us in all). Reuse on the same stream is ordered after every kernel
@@ -72,11 +82,7 @@ class block_cache {
       blocks_[i] = blocks_.back();
       blocks_.pop_back();
       pool_of(e.dev).thread_cached.fetch_sub(e.bytes);
-      int saved = e.dev;
-      cudaGetDevice(&saved);
-      if (saved != e.dev) cudaSetDevice(e.dev);
-      if (cudaFreeAsync(e.ptr, cudaStreamPerThread) != cudaSuccess) cudaGetLastError();
-      if (saved != e.dev) cudaSetDevice(saved);
+      free_on(e.dev, e.ptr, cudaStreamPerThread);
     }
   }
 
@@ -146,15 +152,11 @@ inline void* allocate(int dev, std::size_t bytes) {
   return ptr;
 }
 
-// Never throws: arrays are freed from destructors, possibly after the CUDA runtime has shut down.
 inline void deallocate(int dev, void* ptr, std::size_t bytes) noexcept {
   pool_of(dev).used.fetch_sub(bytes);
-  if (current_stream(dev) == cudaStreamPerThread && thread_block_cache().put(dev, ptr, bytes)) return;
-  int saved = dev;
-  cudaGetDevice(&saved);
-  if (saved != dev) cudaSetDevice(dev);
-  if (cudaFreeAsync(ptr, current_stream(dev)) != cudaSuccess) cudaGetLastError();
-  if (saved != dev) cudaSetDevice(saved);
+  const cudaStream_t st = current_stream(dev);
+  if (st == cudaStreamPerThread && thread_block_cache().put(dev, ptr, bytes)) return;
+  free_on(dev, ptr, st);
 }
 
 inline memory_info memory_stats(int dev) {
