@@ -77,6 +77,14 @@ void floor_divide_int32(State& s) {  // a // b: NumPy's floored integer division
   const ndarray<std::int32_t> b = cunp::where(b0 == 0, 7, b0);  // no division by zero
   run<std::int32_t>(s, 2, 1, [&](index_t) { return ndarray<std::int32_t>(cunp::floor_divide(a, b)); });
 }
+template <class T> void write_raw(State& s) {  // cudaMemsetAsync: the write-only rate outer_add
+  const index_t n = s.range(0);                 // (bound by its writes) can hope for
+  gpu_loop(s, {double(n) * sizeof(T), against::copy_ceiling, true}, [&] {
+    const ndarray<T> out({n}, gpu0);
+    cudaMemsetAsync(out.data(), 0, n * sizeof(T), cunp::detail::cuda::current_stream(0));
+    consume(out);
+  });
+}
 __global__ void empty_kernel() {}
 void launch_host(State& s) {  // the floor of any op's host time: one empty kernel launch
   host_per_call(s, gpu0, [] { empty_kernel<<<1, 32, 0, cudaStreamPerThread>>>(); });
@@ -90,7 +98,8 @@ template <class T> void add_small_host(State& s) {  // host time per call at n =
 template <class T> void register_dtype(const std::string& dt) {
   const std::vector<std::int64_t> sizes = {1 << 20, 1 << 24, 1 << 28};
   auto gpu = [&](const char* op, void (*fn)(State&)) {
-    const std::string name = std::string(op) + "/cunp/" + dt;
+    const std::string impl = std::string(op) == "write" ? "/raw/" : "/cunp/";
+    const std::string name = std::string(op) + impl + dt;
     auto* b = gpu_timed(benchmark::RegisterBenchmark(name.c_str(), fn));
     for (auto n : sizes) b->Arg(n);
   };
@@ -101,6 +110,7 @@ template <class T> void register_dtype(const std::string& dt) {
   gpu("where", where<T>);
   gpu("outer_add", outer<T>);
   gpu("strided_add", strided<T>);
+  gpu("write", write_raw<T>);
   const std::string host_name = "add_host/cunp/" + dt;
   host_timed(benchmark::RegisterBenchmark(host_name.c_str(), add_small_host<T>))->Arg(1000);
 }

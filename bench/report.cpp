@@ -38,6 +38,7 @@ enum class ceiling_kind : std::uint8_t { copy, h2d, d2h };
 
 struct row {
   std::string op, dtype, shape;
+  shape_t dims;
   int log2n = 0;
   index_t n = 0;
   double bytes = 0;
@@ -61,6 +62,12 @@ struct run_context {
 
 std::string shape_of(const shape_t& s) { return cunp::shape_str(s); }
 
+/// The cpu backend's policy for a call whose checked (first) run took more than slow_cpu_ms
+/// (sorts from about 2^24 elements): 3 timed runs, the checked run serving as warm-up, so that a
+/// row of the CPU column takes seconds, not minutes.
+constexpr double slow_cpu_ms = 500;
+constexpr policy slow_cpu_policy{0, 3, 3, 0};
+
 /// (rows, cols) holding 2^k elements, as square as powers of two allow.
 std::pair<index_t, index_t> matrix_of(int k) {
   return {index_t(1) << ((k + 1) / 2), index_t(1) << (k / 2)};
@@ -78,8 +85,10 @@ class runner {
     row r = begin(op, dtype, k, shape, bytes);
     auto cpu_call = make(cunp::cpu);
     using result = typename decltype(cpu_call())::value_type;
+    const double t0 = now_ms();
     const auto want = cpu_call();
-    r.cpu = time_host(cpu_call);
+    const double first_ms = now_ms() - t0;
+    r.cpu = time_host(cpu_call, first_ms > slow_cpu_ms ? slow_cpu_policy : cpu_policy);
     r.cpu_gbps = gbps(bytes, r.cpu->median);
     if (ctx_.has_gpu) {
       auto gpu_call = make(gpu0);
@@ -123,6 +132,7 @@ class runner {
     r.log2n = k;
     r.n = cunp::shape_size(shape);
     r.shape = shape_of(shape);
+    r.dims = shape;
     r.bytes = bytes;
     std::fprintf(stderr, "[%3d/%d] %-15s %-17s 2^%-2d %-14s", ++done_, total_, op, dtype, k,
                  r.shape.c_str());
@@ -236,13 +246,19 @@ op_spec astype_op() {
             });
           }};
 }
+/// How an op's inputs are drawn and how closely the backends must agree on its result.
+enum class agreement : std::uint8_t {
+  exact,      // inputs in [-1, 1); the type's agree_rtol
+  positive,   // inputs in [0, 1), so that a sum of terms cannot cancel; the type's agree_rtol
+  reduction,  // inputs in [0, 1): float32 sums of up to 2^26 terms added in different orders
+              // (pairwise on the cpu, by blocks and warps on the GPU) agree to about 1e-5
+};
+
 /// An op on `inputs` random float32 arrays of 2^k elements (2-D ones `matrix` shaped), moving
-/// `bytes_per_element` bytes per input element. Reductions take inputs in [0, 1), so that their
-/// results are well conditioned: float32 sums of up to 2^26 terms added in different orders
-/// (pairwise on the cpu, by blocks and warps on the GPU) then agree to about 1e-5.
+/// `bytes_per_element` bytes per input element.
 template <class F>
 op_spec float32_op(const char* name, const char* numpy, int inputs, bool matrix,
-                   double bytes_per_element, bool reduction, F f) {
+                   double bytes_per_element, agreement c, F f) {
   return {name, "float32", numpy, [=](runner& r, int k) {
             const auto [rows, cols] = matrix_of(k);
             const shape_t shape = matrix ? shape_t{rows, cols} : shape_t{rows * cols};
@@ -252,34 +268,99 @@ op_spec float32_op(const char* name, const char* numpy, int inputs, bool matrix,
                   std::vector<ndarray<float>> in;
                   for (int i = 0; i < inputs; ++i) {
                     auto a = random_array<float>(shape, d, 42 + std::uint64_t(i));
-                    in.push_back(reduction ? ndarray<float>(cunp::abs(a)) : a);
+                    in.push_back(c == agreement::exact ? a : ndarray<float>(cunp::abs(a)));
                   }
                   return [=] { return f(in); };
                 },
-                reduction ? 1e-5 : 0);
+                c == agreement::reduction ? 1e-5 : 0);
           }};
 }
 using inputs = std::vector<ndarray<float>>;
 
 std::vector<op_spec> compute_ops() {
   return {
-      float32_op("add", "a + b", 2, false, 12, false,
+      float32_op("add", "a + b", 2, false, 12, agreement::exact,
                  [](const inputs& x) { return ndarray<float>(x[0] + x[1]); }),
-      float32_op("fused", "a * b + np.sin(c) (one kernel)", 3, false, 16, false,
+      // Positive terms: a * b + sin(c) of signed inputs cancels near 0, where the last bits of
+      // sin (CUDA's sinf against the C library's) make any relative difference.
+      float32_op("fused", "a * b + np.sin(c) (one kernel), a, b, c in [0, 1)", 3, false, 16,
+                 agreement::positive,
                  [](const inputs& x) { return ndarray<float>(x[0] * x[1] + cunp::sin(x[2])); }),
-      float32_op("sum", "a.sum()", 1, false, 4, true,
+      float32_op("sum", "a.sum()", 1, false, 4, agreement::reduction,
                  [](const inputs& x) { return cunp::sum(x[0]); }),
-      float32_op("sum_product", "(a * b).sum() (one pass)", 2, false, 8, true,
+      float32_op("sum_product", "(a * b).sum() (one pass)", 2, false, 8, agreement::reduction,
                  [](const inputs& x) { return cunp::sum(x[0] * x[1]); }),
-      float32_op("argmax", "a.argmax()", 1, false, 4, false,
+      float32_op("argmax", "a.argmax()", 1, false, 4, agreement::exact,
                  [](const inputs& x) { return cunp::argmax(x[0]); }),
-      float32_op("sum_axis0", "a.sum(axis=0) of (rows, cols)", 1, true, 4, true,
+      float32_op("sum_axis0", "a.sum(axis=0) of (rows, cols)", 1, true, 4, agreement::reduction,
                  [](const inputs& x) { return cunp::sum(x[0], 0); }),
-      float32_op("sum_axis1", "a.sum(axis=1) of (rows, cols)", 1, true, 4, true,
+      float32_op("sum_axis1", "a.sum(axis=1) of (rows, cols)", 1, true, 4, agreement::reduction,
                  [](const inputs& x) { return cunp::sum(x[0], 1); }),
-      float32_op("var_axis1", "a.var(axis=1) of (rows, cols)", 1, true, 4, true,
+      float32_op("var_axis1", "a.var(axis=1) of (rows, cols)", 1, true, 4, agreement::reduction,
                  [](const inputs& x) { return cunp::var(x[0], 1); }),
   };
+}
+
+/// 2^k random int64 over the full range (splitmix64, as bench_sort's inputs): random_array's
+/// values in [-1, 1) would all convert to 0, and narrow keys would let a radix sort skip passes.
+ndarray<std::int64_t> random_int64(index_t n, device d) {
+  std::vector<std::int64_t> v(static_cast<std::size_t>(n));
+  std::uint64_t s = 42;
+  for (auto& x : v) {
+    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    x = static_cast<std::int64_t>(z ^ (z >> 31));
+  }
+  return cunp::asarray(v, {n}, cunp::cpu).to(d);
+}
+
+/// A sort's input: float32 in [-1, 1) (with ties from about 2^23 elements on), int64 over the
+/// full range.
+template <class T> ndarray<T> sort_input(index_t n, device d) {
+  if constexpr (std::is_integral_v<T>) return random_int64(n, d);
+  else return random_array<T>({n}, d);
+}
+
+/// A 1-d op on one sort_input of 2^k elements, moving bytes_per_element bytes per element.
+/// Both backends sort stably, so the results (values or indices) must be identical.
+template <class T, class F>
+op_spec sort_family_op(const char* name, const char* numpy, double bytes_per_element, F f) {
+  return {name, dtype_name<T>(), numpy, [=](runner& r, int k) {
+            const index_t n = index_t(1) << k;
+            r.compute(name, dtype_name<T>(), k, {n}, bytes_per_element * double(n),
+                      [=](device d) {
+                        const auto a = sort_input<T>(n, d);
+                        return [=] { return f(a); };
+                      });
+          }};
+}
+template <class T> op_spec sort_op() {
+  return sort_family_op<T>("sort", "np.sort(a), stable", 2.0 * sizeof(T),
+                           [](const ndarray<T>& a) { return cunp::sort(a); });
+}
+template <class T> op_spec argsort_op() {
+  return sort_family_op<T>("argsort", "np.argsort(a, kind='stable') (int64 indices)",
+                           sizeof(T) + 8.0, [](const ndarray<T>& a) { return cunp::argsort(a); });
+}
+
+/// cumsum of 2^k random multiples of 1/64 in [-1, 1]. Every partial sum, in whatever order the
+/// additions run, is then exact in float32 (a random walk stays far below 2^18 = 2^24 / 64), so
+/// the GPU's blocked scan must give the cpu's sequential (NumPy's) results bit for bit. General
+/// values cannot be checked at 2^26: from [0, 1) a sequential float32 sum stops growing at 2^24,
+/// and from [-1, 1) it crosses zero, where relative differences are unbounded.
+template <class T> op_spec cumsum_op() {
+  return {"cumsum", dtype_name<T>(), "np.cumsum(a) of multiples of 1/64 in [-1, 1]",
+          [](runner& r, int k) {
+            const index_t n = index_t(1) << k;
+            r.compute("cumsum", dtype_name<T>(), k, {n}, 2.0 * sizeof(T) * double(n),
+                      [n](device d) {
+                        auto v = random_values<T>(static_cast<std::size_t>(n));
+                        for (auto& x : v) x = std::round(x * T(64)) / T(64);
+                        const auto a = cunp::asarray(v, {n}, cunp::cpu).to(d);
+                        return [a] { return cunp::cumsum(a); };
+                      });
+          }};
 }
 
 op_spec transfer_op(bool to_device) {
@@ -295,6 +376,9 @@ std::vector<op_spec> all_ops(bool has_gpu) {
                            eye_op(),            copy_op(),             copy_reversed_op(),
                            transpose_copy_op(), astype_op()};
   for (auto& op : compute_ops()) ops.push_back(std::move(op));
+  for (auto& op : {sort_op<float>(), sort_op<std::int64_t>(), argsort_op<float>(),
+                   cumsum_op<float>(), cumsum_op<double>()})
+    ops.push_back(op);
   if (has_gpu) {
     ops.push_back(transfer_op(true));
     ops.push_back(transfer_op(false));
@@ -455,6 +539,8 @@ void write_json(const std::string& path, const run_context& ctx, const std::vect
     f << "    \"d2h_pinned_ceiling_GBps\": " << json_num(ctx.d2h_gbps) << ",\n";
   }
   f << "    \"cpu_policy\": " << pol(cpu_policy) << ",\n";
+  f << "    \"cpu_policy_slow_calls\": " << pol(slow_cpu_policy)
+    << ",\n    \"cpu_slow_call_ms\": " << json_num(slow_cpu_ms) << ",\n";
   f << "    \"gpu_policy\": " << pol(gpu_policy) << ",\n";
   f << "    \"ops\": {";
   for (std::size_t i = 0; i < ops.size(); ++i)
@@ -463,8 +549,11 @@ void write_json(const std::string& path, const run_context& ctx, const std::vect
   f << "}\n  },\n  \"results\": [\n";
   for (std::size_t i = 0; i < rows.size(); ++i) {
     const row& r = rows[i];
+    std::string dims;
+    for (const index_t e : r.dims) dims += (dims.empty() ? "" : ", ") + std::to_string(e);
     f << "    {\"op\": " << json_str(r.op) << ", \"dtype\": " << json_str(r.dtype)
       << ", \"n\": " << r.n << ", \"log2_n\": " << r.log2n << ", \"shape\": " << json_str(r.shape)
+      << ", \"dims\": [" << dims << "]"
       << ", \"bytes\": " << std::llround(r.bytes)
       << ", \"transfer\": " << (r.transfer ? "true" : "false")
       << ",\n     \"cpu_ms\": " << json_stats(r.cpu)
@@ -486,14 +575,33 @@ void write_json(const std::string& path, const run_context& ctx, const std::vect
   f << "  ]\n}\n";
 }
 
+/// The operations' names, each once, in the report's order (h2d and d2h included).
+std::vector<std::string> op_names() {
+  std::vector<std::string> names;
+  for (const auto& op : all_ops(true))
+    if (std::find(names.begin(), names.end(), op.name) == names.end()) names.push_back(op.name);
+  return names;
+}
+
 void usage() {
-  std::puts(
+  std::string names, line = "   ";
+  for (const auto& name : op_names()) {
+    if (line.size() + name.size() > 95) {
+      names += line + "\n";
+      line = "   ";
+    }
+    line += " " + name;
+  }
+  names += line;
+  std::printf(
       "usage: report [--json PATH] [--min-log2 K] [--max-log2 K] [--step-log2 S] [--ops a,b,...]\n"
       "  Times cunp's operations on the cpu and, when a CUDA GPU is present, on the GPU, at\n"
       "  2^K elements for K = min, min + S, ... max (defaults 10, 2, and 26 with a GPU or 22\n"
-      "  without), prints a table and writes JSON (default report.json).\n"
-      "  --ops keeps only the named operations (zeros, arange, linspace, eye, copy,\n"
-      "  copy_reversed, transpose_copy, astype, h2d, d2h).");
+      "  without), prints a table and writes JSON (default report.json). A CPU call that takes\n"
+      "  over %.1f s is timed %d times (others at least %d times and %.1f s).\n"
+      "  --ops keeps only the named operations, of:\n%s\n",
+      slow_cpu_ms * 1e-3, slow_cpu_policy.min_repeats, cpu_policy.min_repeats,
+      cpu_policy.min_seconds, names.c_str());
 }
 
 int parse(int argc, char** argv, options& o) {
@@ -512,8 +620,13 @@ int parse(int argc, char** argv, options& o) {
     else if (a == "--max-log2") o.max_log2 = std::stoi(value());
     else if (a == "--step-log2") o.step_log2 = std::stoi(value());
     else if (a == "--ops") {
+      const auto names = op_names();
       std::stringstream ss(value());
-      for (std::string op; std::getline(ss, op, ',');) o.ops.push_back(op);
+      for (std::string op; std::getline(ss, op, ',');) {
+        if (std::find(names.begin(), names.end(), op) == names.end())
+          throw std::invalid_argument("unknown operation " + op + " (try --help)");
+        o.ops.push_back(op);
+      }
     } else throw std::invalid_argument("unknown argument " + a + " (try --help)");
   }
   if (o.min_log2 < 0 || o.step_log2 < 1 || o.max_log2 > 32)

@@ -2,12 +2,14 @@
 """Plot cunp's CPU-vs-GPU report (bench/report's JSON) as a PNG.
 
 With GPU results: speed-up (CPU time / GPU end-to-end time) against the number of elements, one
-line per operation, log-log, and beside it the GPU's fraction of the measured bandwidth ceiling.
+line per operation, log-log, and beside it the GPU's fraction of the measured bandwidth ceiling;
+when bench/cupy/cupy_report.py has added CuPy's times, a third panel: cunp's GPU time / CuPy's.
 Without them (a CPU-only run): the CPU time against the number of elements.
 
 usage: plot_report.py [REPORT_JSON [OUT_PNG]]   (defaults: out/report.json, out/report.png)
 """
 import json
+import math
 import pathlib
 import sys
 
@@ -70,7 +72,10 @@ def main(argv):
     if ctx.get("has_gpu"):
         speedups = series([r for r in results if not r["transfer"]], lambda r: r["speedup"])
         fractions = series(results, lambda r: r["fraction_of_ceiling"])
-        fig, (left, right) = plt.subplots(1, 2, figsize=(15, 7.5))
+        ratios = series(results, lambda r: r.get("cunp_over_cupy"))
+        panels = 3 if ratios else 2
+        fig, axes = plt.subplots(1, panels, figsize=(7.5 * panels, 7.5))
+        left, right = axes[0], axes[1]
         draw(left, speedups, style, "speed-up (CPU time / GPU end-to-end time)",
              "cunp GPU vs cunp CPU (above 1: the GPU wins)")
         left.axhline(1.0, color="black", linewidth=1, linestyle="--")
@@ -79,8 +84,14 @@ def main(argv):
              f"transfers: pinned h2d {ctx['h2d_pinned_ceiling_GBps']:.0f} / "
              f"d2h {ctx['d2h_pinned_ceiling_GBps']:.0f} GB/s)")
         right.axhline(1.0, color="black", linewidth=1, linestyle="--")
-        fig.suptitle(f"cunp {ctx['cunp_version']}: {ctx['gpu']} (CUDA {ctx['cuda_runtime']}, "
-                     f"driver {ctx['cuda_driver']}) vs its host's CPU, {when}")
+        title = (f"cunp {ctx['cunp_version']}: {ctx['gpu']} (CUDA {ctx['cuda_runtime']}, "
+                 f"driver {ctx['cuda_driver']}) vs its host's CPU")
+        if ratios:
+            draw(axes[2], ratios, style, "time ratio (cunp GPU time / CuPy GPU time)",
+                 f"cunp vs CuPy {ctx['cupy_version']} (below 1: cunp is faster)")
+            axes[2].axhline(1.0, color="black", linewidth=1, linestyle="--")
+            title += f" and CuPy {ctx['cupy_version']}"
+        fig.suptitle(f"{title}, {when}")
     else:
         times = series(results, lambda r: (r["cpu_ms"] or {}).get("median"))
         fig, ax = plt.subplots(figsize=(9, 7.5))
@@ -88,8 +99,10 @@ def main(argv):
         fig.suptitle(f"cunp {ctx['cunp_version']}: cpu backend on {ctx['host']}, {when}")
     handles = [plt.Line2D([], [], color=c, marker=m, markersize=4, linewidth=1.2)
                for c, m in style.values()]
-    fig.legend(handles, list(style), loc="lower center", ncol=5, fontsize=8, frameon=False)
-    fig.tight_layout(rect=(0, 0.1, 1, 1))
+    # One legend column per 2.2 inches of figure; the panels end above the legend's rows.
+    ncol = max(3, int(fig.get_figwidth() / 2.2))
+    fig.legend(handles, list(style), loc="lower center", ncol=ncol, fontsize=8, frameon=False)
+    fig.tight_layout(rect=(0, 0.02 + 0.03 * math.ceil(len(style) / ncol), 1, 1))
     dst.parent.mkdir(parents=True, exist_ok=True)
     fig.savefig(dst, dpi=120)
     print(f"wrote {dst}")

@@ -5,7 +5,9 @@
 #
 # Writes out/report.json, out/report.txt (the table) and out/report.png. Needs cmake (3.25+),
 # g++ (12+) and the CUDA toolkit (nvcc 12.x/13.x); without nvcc it builds the CPU-only report.
-# Neither Catch2 nor numpy is needed; the plot needs python3 with matplotlib (optional).
+# Neither Catch2 nor numpy is needed; the plot needs python3 with matplotlib (optional). With a
+# GPU and CuPy (optional), bench/cupy/cupy_report.py adds CuPy's time of each row to the JSON
+# and the table (columns CuPy and cunp/CuPy).
 # Environment: BUILD_DIR (default build-report), OUT_DIR (out), JOBS (all cores),
 # CUDA_ARCH (CMAKE_CUDA_ARCHITECTURES; default native when nvidia-smi sees a GPU, else 90).
 set -euo pipefail
@@ -80,6 +82,18 @@ echo "==> running the report (progress on stderr; the table also goes to $out/re
 "$build/bench/report" --json "$out/report.json" "$@" | tee "$out/report.txt"
 
 if command -v python3 >/dev/null 2>&1; then
+  has_gpu='import json, sys; sys.exit(not json.load(open(sys.argv[1]))["context"]["has_gpu"])'
+  if python3 -c "$has_gpu" "$out/report.json"; then
+    if python3 -c 'import cupy' >/dev/null 2>&1; then
+      echo "==> timing the same operations in CuPy (bench/cupy/cupy_report.py): columns CuPy and" \
+           "cunp/CuPy in $out/report.json and $out/report.txt"
+      python3 bench/cupy/cupy_report.py "$out/report.json" --txt "$out/report.txt" ||
+        echo "report.sh: cupy_report.py failed (above); $out has the report without CuPy's column"
+    else
+      echo "report.sh: CuPy not found, so the CuPy column is skipped (to get it:" \
+           "python3 -m pip install cupy-cuda13x, or cupy-cuda12x for CUDA 12)"
+    fi
+  fi
   python3 scripts/plot_report.py "$out/report.json" "$out/report.png"
 else
   echo "report.sh: python3 not found, so no plot (sudo apt-get install python3 python3-matplotlib)"

@@ -50,6 +50,21 @@ def arg_parser(doc, default_out, suite):
     return ap
 
 
+def accelerators():
+    """The back-ends that CuPy's reductions and its routines (cumsum among them) use, as set by
+    CUPY_ACCELERATORS: "cub", "cutensor", or "none" for CuPy's own kernels."""
+    try:
+        from cupy._core import _accelerator as acc
+    except ImportError:
+        return {"reduction": "unknown", "routine": "unknown"}
+    names = {1: "cub", 2: "cutensor", 3: "cutensornet"}  # _accelerator.pxd's accelerator_type
+
+    def listed(ids):
+        return ",".join(names.get(int(a), str(a)) for a in ids) or "none"
+    return {"reduction": listed(acc.get_reduction_accelerators()),
+            "routine": listed(acc.get_routine_accelerators())}
+
+
 def hold_for(host_us):
     """Microseconds of stream hold that hide a call whose host part takes `host_us`."""
     return min(2000.0, 1.5 * host_us + 10)
