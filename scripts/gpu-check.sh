@@ -13,19 +13,22 @@
 #             compute-sanitizer --tool memcheck
 #   bench     every bench/bench_<area> (Google Benchmark, JSON) and bench/cupy/cupy_<area>.py
 #             script, joined into one table by bench/merge_results.py
-#   report    scripts/report.sh (the README's first command), in its own build folder
+#   report    scripts/report.sh (the README's first command) on the report built by the build or
+#             unpack step
 #
-# One call of the device tool may run 10 minutes: split the steps over calls, e.g.
-# `scripts/gpu-check.sh build test sanitize`, then `bench`, then `report` (build-gpu stays while
-# the machine is warm). Files, at most 8, go to $OUT (else build-gpu/out): summary.txt,
-# build.log, tests.log, sanitizer.log, bench.log, bench.md, json.tar.gz (bench_*.json,
-# cupy_*.json, report.json), report.png.
+# One call of the device tool may run 10 minutes, and a full build here takes longer than that
+# (each test_<area>_gpu is 5-9 CPU-minutes of nvcc): build on another machine with
+# scripts/gpu-pack.sh and run `scripts/gpu-check.sh unpack test bench`, then `unpack report`,
+# carrying .gpubin. Files, at most 8, go to $OUT (else build-gpu/out): summary.txt, build.log,
+# tests.log, sanitizer.log, bench.log, bench.md, json.tar.gz (bench_*.json, cupy_*.json,
+# report.json), report.png.
 # Environment: GPU_CHECK_BENCH_ARGS (extra Google Benchmark flags), GPU_CHECK_TIMEOUT (seconds
 # for each benchmark, CuPy script or sanitizer run; default 480), GPU_CHECK_TARGETS (build only
-# these targets, space-separated), GPU_CHECK_TESTS (ctest -R regex) and GPU_CHECK_BENCH (regex
-# on the names of the bench executables and CuPy scripts to run). A full build takes longer
-# than one 10-minute device call (each test_<area>_gpu is 5-9 CPU-minutes of nvcc): split it,
-# e.g. GPU_CHECK_TARGETS="test_reduce_gpu test_sort_gpu" GPU_CHECK_TESTS="reduce|sort".
+# these targets, space-separated), GPU_CHECK_TESTS (ctest -R regex; also picks the executables
+# that sanitize runs), GPU_CHECK_BENCH (regex on
+# the names of the bench executables and CuPy scripts to run), GPU_CHECK_REPORT_ARGS (options for
+# bench/report, e.g. --max-log2 24) and GPU_CHECK_MIN_TIME (seconds of GPU time per benchmark
+# measurement, cunp's and CuPy's alike; default 0.05).
 # Exits non-zero when the build, a test or memcheck fails.
 set -uo pipefail
 shopt -s nullglob
@@ -160,6 +163,7 @@ step_sanitize() {
              "$build"/examples/example_*_cuda; do
     [[ -x $exe ]] || continue
     name=$(basename "$exe")
+    [[ $name =~ ${GPU_CHECK_TESTS:-.} ]] || continue
     printf '\n#### %s\n' "$name" >>"$out/sanitizer.log"
     # Catch2 tests: skip [oom], whose deliberately failed allocations memcheck reports as
     # errors, and the hidden [.] cases (a filter would otherwise run them).
@@ -188,6 +192,8 @@ step_sanitize() {
 
 step_bench() {
   say "bench: Google Benchmark suites and CuPy scripts (log: bench.log)"
+  # One minimum time per measurement for both sides (bench_util.hpp's knob, cupy_bench's flag).
+  [[ -n ${GPU_CHECK_MIN_TIME:-} ]] && export CUNP_BENCH_MIN_TIME=$GPU_CHECK_MIN_TIME
   mkdir -p "$json"
   rm -f "$json"/bench_*.json "$json"/cupy_*.json
   local exe name ran=0 failed=()
@@ -213,7 +219,8 @@ step_bench() {
     [[ $name =~ ${GPU_CHECK_BENCH:-.} ]] || continue
     printf '\n#### %s\n' "$name" >>"$out/bench.log"
     echo "   $name"
-    if timeout "$limit" "$py" "$script" --out "$json/$name.json" >>"$out/bench.log" 2>&1; then
+    if timeout "$limit" "$py" "$script" --out "$json/$name.json" \
+         ${GPU_CHECK_MIN_TIME:+--min-time "$GPU_CHECK_MIN_TIME"} >>"$out/bench.log" 2>&1; then
       ran=$((ran + 1))
     else
       failed+=("$name")
@@ -233,12 +240,14 @@ step_bench() {
 }
 
 step_report() {
-  say "report: scripts/report.sh (build folder build-gpu-report)"
+  # The report built by the build or unpack step, else its own build folder.
+  local tmp bin=""
+  [[ -x $build/bench/report ]] && bin=$build/bench/report
+  say "report: scripts/report.sh (${bin:-build folder build-gpu-report})"
   mkdir -p "$json"
-  local tmp
   tmp=$(mktemp -d)
-  if BUILD_DIR=build-gpu-report OUT_DIR=$tmp JOBS=$jobs scripts/report.sh \
-       >>"$out/bench.log" 2>&1; then
+  if REPORT_BIN=$bin BUILD_DIR=build-gpu-report OUT_DIR=$tmp JOBS=$jobs scripts/report.sh \
+       ${GPU_CHECK_REPORT_ARGS:-} >>"$out/bench.log" 2>&1; then
     [[ -f $tmp/report.json ]] && cp "$tmp/report.json" "$json/report.json"
     local plot="no plot (matplotlib missing?)"
     [[ -f $tmp/report.png ]] && cp "$tmp/report.png" "$out/report.png" && plot="plot report.png"

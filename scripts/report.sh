@@ -9,7 +9,8 @@
 # GPU and CuPy (optional), bench/cupy/cupy_report.py adds CuPy's time of each row to the JSON
 # and the table (columns CuPy and cunp/CuPy).
 # Environment: BUILD_DIR (default build-report), OUT_DIR (out), JOBS (all cores),
-# CUDA_ARCH (CMAKE_CUDA_ARCHITECTURES; default native when nvidia-smi sees a GPU, else 90).
+# CUDA_ARCH (CMAKE_CUDA_ARCHITECTURES; default native when nvidia-smi sees a GPU, else 90),
+# REPORT_BIN (a report executable built already, e.g. by scripts/gpu-pack.sh: no build).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -23,63 +24,71 @@ die() {
   exit 1
 }
 
-command -v cmake >/dev/null 2>&1 ||
-  die "cmake not found. Install it: sudo apt-get install cmake (3.25 or newer)"
-cmake_version="$(cmake --version | head -n1 | sed 's/[^0-9.]*\([0-9.]*\).*/\1/')"
-if [ "$(printf '%s\n3.25\n' "$cmake_version" | sort -V | head -n1)" != "3.25" ]; then
-  die "cmake $cmake_version is too old: cunp needs 3.25 or newer" \
-      "(python3 -m pip install cmake, or Kitware's apt repository)"
-fi
-command -v g++ >/dev/null 2>&1 ||
-  die "g++ not found. Install it: sudo apt-get install g++ (12 or newer)"
-
-# The CUDA toolkit often sits outside PATH.
-if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
-  export PATH="/usr/local/cuda/bin:$PATH"
-fi
-cuda=ON
-if ! command -v nvcc >/dev/null 2>&1; then
-  cuda=OFF
-  echo "report.sh: nvcc not found, so the report will time the CPU only. For the GPU column," >&2
-  echo "  install the CUDA toolkit (sudo apt-get install nvidia-cuda-toolkit, or NVIDIA's" >&2
-  echo "  cuda-toolkit package) or put it on PATH: export PATH=/usr/local/cuda/bin:\$PATH" >&2
-fi
-
-arch="${CUDA_ARCH:-}"
-if [ -z "$arch" ]; then
-  if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
-    arch=native
-  else
-    arch=90
+build_report() {
+  command -v cmake >/dev/null 2>&1 ||
+    die "cmake not found. Install it: sudo apt-get install cmake (3.25 or newer)"
+  cmake_version="$(cmake --version | head -n1 | sed 's/[^0-9.]*\([0-9.]*\).*/\1/')"
+  if [ "$(printf '%s\n3.25\n' "$cmake_version" | sort -V | head -n1)" != "3.25" ]; then
+    die "cmake $cmake_version is too old: cunp needs 3.25 or newer" \
+        "(python3 -m pip install cmake, or Kitware's apt repository)"
   fi
-fi
+  command -v g++ >/dev/null 2>&1 ||
+    die "g++ not found. Install it: sudo apt-get install g++ (12 or newer)"
 
-configure=(cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUNP_BUILD_TESTS=OFF
-           -DCUNP_BUILD_EXAMPLES=OFF -DCUNP_BUILD_BENCH=ON -DCUNP_ENABLE_CUDA="$cuda")
-[ "$cuda" = ON ] && configure+=(-DCMAKE_CUDA_ARCHITECTURES="$arch")
-# A generator can only be chosen for a new build folder.
-if [ ! -f "$build/CMakeCache.txt" ] && command -v ninja >/dev/null 2>&1; then
-  configure+=(-G Ninja)
-fi
-
-what="CPU only"
-[ "$cuda" = ON ] && what="CUDA architectures $arch"
-echo "==> configuring $build (Release, $what)"
-mkdir -p "$build"
-if ! "${configure[@]}" >"$build/configure.log" 2>&1; then
-  cat "$build/configure.log" >&2
-  if [ "$cuda" = OFF ]; then
-    die "configuring failed (above): cunp's build needs the CUDA toolkit even for the" \
-        "CPU-only report; install it (see above)"
+  # The CUDA toolkit often sits outside PATH.
+  if ! command -v nvcc >/dev/null 2>&1 && [ -x /usr/local/cuda/bin/nvcc ]; then
+    export PATH="/usr/local/cuda/bin:$PATH"
   fi
-  die "configuring failed (above)"
+  cuda=ON
+  if ! command -v nvcc >/dev/null 2>&1; then
+    cuda=OFF
+    echo "report.sh: nvcc not found, so the report will time the CPU only. For the GPU column," >&2
+    echo "  install the CUDA toolkit (sudo apt-get install nvidia-cuda-toolkit, or NVIDIA's" >&2
+    echo "  cuda-toolkit package) or put it on PATH: export PATH=/usr/local/cuda/bin:\$PATH" >&2
+  fi
+
+  arch="${CUDA_ARCH:-}"
+  if [ -z "$arch" ]; then
+    if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+      arch=native
+    else
+      arch=90
+    fi
+  fi
+
+  configure=(cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release -DCUNP_BUILD_TESTS=OFF
+             -DCUNP_BUILD_EXAMPLES=OFF -DCUNP_BUILD_BENCH=ON -DCUNP_ENABLE_CUDA="$cuda")
+  [ "$cuda" = ON ] && configure+=(-DCMAKE_CUDA_ARCHITECTURES="$arch")
+  # A generator can only be chosen for a new build folder.
+  if [ ! -f "$build/CMakeCache.txt" ] && command -v ninja >/dev/null 2>&1; then
+    configure+=(-G Ninja)
+  fi
+
+  what="CPU only"
+  [ "$cuda" = ON ] && what="CUDA architectures $arch"
+  echo "==> configuring $build (Release, $what)"
+  mkdir -p "$build"
+  if ! "${configure[@]}" >"$build/configure.log" 2>&1; then
+    cat "$build/configure.log" >&2
+    if [ "$cuda" = OFF ]; then
+      die "configuring failed (above): cunp's build needs the CUDA toolkit even for the" \
+          "CPU-only report; install it (see above)"
+    fi
+    die "configuring failed (above)"
+  fi
+  echo "==> building bench/report with $jobs jobs"
+  cmake --build "$build" --target report -j "$jobs"
+}
+
+report=${REPORT_BIN:-}
+if [ -z "$report" ]; then
+  build_report
+  report="$build/bench/report"
 fi
-echo "==> building bench/report with $jobs jobs"
-cmake --build "$build" --target report -j "$jobs"
 
 mkdir -p "$out"
 echo "==> running the report (progress on stderr; the table also goes to $out/report.txt)"
-"$build/bench/report" --json "$out/report.json" "$@" | tee "$out/report.txt"
+"$report" --json "$out/report.json" "$@" | tee "$out/report.txt"
 
 if command -v python3 >/dev/null 2>&1; then
   has_gpu='import json, sys; sys.exit(not json.load(open(sys.argv[1]))["context"]["has_gpu"])'
