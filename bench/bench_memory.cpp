@@ -1,14 +1,17 @@
 // bench/bench_memory.cpp: transfers, device copies, pool allocation and small-array creation,
-// each against the raw CUDA call and the copy ceiling measured in the same run.
+// each against the raw CUDA call and the copy ceiling measured in the same run; and the cuBLAS
+// gemm rows, the reference for matmul, against the gemm ceiling.
 //
-// Names are <op>/<impl>/<arg> (arg: bytes, or elements for zeros_small), the keys that
-// bench/merge_results.py joins with bench/cupy/cupy_memory.py's output. impl: cunp (the public
-// API, or cunp's own transfer path where the API has no such call), cunp_cpu (the cpu backend),
-// raw (the CUDA runtime call). GPU times come from CUDA events on the current stream; for the
-// device copies, which only enqueue work, a hold kernel keeps the launch latency out of them
-// (host_us says what the call costs the host). Transfers wait for the stream and are timed as is.
+// Names are <op>/<impl>/<arg> (arg: bytes, or elements for zeros_small), or
+// gemm/<impl>/<dtype>/<n> (n x n matrices), the keys that bench/merge_results.py joins with
+// bench/cupy/cupy_memory.py's output. impl: cunp (the public API, or cunp's own transfer path
+// where the API has no such call), cunp_cpu (the cpu backend), raw (the CUDA runtime or cuBLAS
+// call). GPU times come from CUDA events on the current stream; for the device copies and gemm,
+// which only enqueue work, a hold kernel keeps the launch latency out of them (host_us says what
+// the call costs the host). Transfers wait for the stream and are timed as is.
 #include <cstring>
 #include <map>
+#include <memory>
 #include <utility>
 
 #include "bench_util.hpp"
@@ -174,6 +177,24 @@ void transpose_copy_cunp(State& s) {  // a.T.copy() of a C-ordered matrix
   gpu_loop(s, {2.0 * s.range(0), against::copy_ceiling, true}, [&] { consume(a.T().copy()); });
 }
 
+// ---- gemm: cuBLAS, the rate a matmul is set beside (2 n^3 flops) ----------------------------
+
+// Kept for the run, as the fixtures above (cuBLAS on random n x n matrices outside cunp's pool).
+template <class T> const gemm_operands<T>& gemm_inputs(int n) {
+  static auto* cache = new std::map<int, std::unique_ptr<gemm_operands<T>>>();
+  auto& g = (*cache)[n];
+  if (!g) g = std::make_unique<gemm_operands<T>>(0, n);
+  return *g;
+}
+template <class T> void gemm_raw(State& s) {  // cublasSgemm / cublasDgemm, default math
+  const auto& g = gemm_inputs<T>(static_cast<int>(s.range(0)));
+  const std::string side = std::to_string(g.n()) + "x" + std::to_string(g.n());
+  s.SetLabel(side + " @ " + side);
+  const against dtype_ceiling =
+      sizeof(T) == 4 ? against::gemm_ceiling_f32 : against::gemm_ceiling_f64;
+  gpu_loop(s, {.ceiling = dtype_ceiling, .hide_launch = true, .flops = g.flops()}, [&] { g(); });
+}
+
 // ---- allocation and small arrays: host time per call --------------------------------------
 
 void alloc_cunp(State& s) {  // stream-ordered pool: no driver allocation after warm-up
@@ -221,6 +242,9 @@ void register_benchmarks() {
   gpu("copy_reversed/cunp", [](State& s) { copy_reversed_cunp(s, false); }, all);
   gpu("copy_reversed_cold/cunp", [](State& s) { copy_reversed_cunp(s, true); }, cold);
   gpu("transpose_copy/cunp", transpose_copy_cunp, all);
+  // 8192 is the gemm ceiling's own shape; 4096 shows how the rate depends on the size.
+  gpu("gemm/raw/float32", gemm_raw<float>, {4096, 8192});
+  gpu("gemm/raw/float64", gemm_raw<double>, {4096, 8192});
   const auto alloc_sizes = sizes(4 * KiB, GiB, 64);  // 4 KiB, 256 KiB, 16 MiB, 1 GiB
   host("alloc/cunp", alloc_cunp, alloc_sizes);
   host("alloc/raw", alloc_raw, alloc_sizes);

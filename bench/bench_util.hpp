@@ -6,8 +6,9 @@
 //   inputs, pinned host arrays, the GPU-vs-CPU error;
 // - CUNP_HAS_CUDA (an nvcc-compiled TU): device facts, the device-copy and pinned-transfer
 //   ceilings measured in the same run, and an L2 flush for cold-cache variants;
-// - CUNP_BENCH_GBENCH (set by bench/CMakeLists.txt on the Google Benchmark executables): manual
-//   time from CUDA events, decimal GB/s and fraction-of-ceiling counters, and a main().
+// - CUNP_BENCH_GBENCH (set by bench/CMakeLists.txt on the Google Benchmark executables, which
+//   link cuBLAS): the cuBLAS gemm ceilings, manual time from CUDA events, decimal GB/s or TFLOP/s
+//   and fraction-of-ceiling counters, and a main().
 #pragma once
 #include <algorithm>
 #include <chrono>
@@ -17,12 +18,16 @@
 #include <cstdlib>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cunp/cunp.hpp"
 
 #if defined(CUNP_BENCH_GBENCH)
 #include <benchmark/benchmark.h>
+#if CUNP_HAS_CUDA
+#include <cublas_v2.h>
+#endif
 #endif
 
 namespace cunp_bench {
@@ -157,6 +162,10 @@ gpu_stats time_gpu(cunp::device dev, F&& fn, const policy& p = gpu_policy,
 /// Decimal gigabytes per second (1 GB/s = 1e9 bytes/s) of `bytes` moved in `ms` milliseconds.
 inline double gbps(double bytes, double ms) { return ms > 0 ? bytes / 1e9 / (ms * 1e-3) : 0; }
 
+/// Decimal teraflops per second (1 TFLOP/s = 1e12 floating-point operations/s) of `flops` done
+/// in `ms` milliseconds.
+inline double tflops(double flops, double ms) { return ms > 0 ? flops / 1e12 / (ms * 1e-3) : 0; }
+
 // ---------------------------------------------------------------------------------------------
 // Inputs and checks (any TU)
 
@@ -274,11 +283,14 @@ inline std::string cuda_version_str(int v) {
   return std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
 }
 
-/// A bandwidth ceiling measured in this process: bytes counted per repeat and the timings.
+/// A ceiling measured in this process: what one repeat counts (bytes moved for the bandwidth
+/// ceilings, floating-point operations for the gemm ones) and the timings.
 struct ceiling {
   double bytes = 0;
+  double flops = 0;
   stats ms;
   [[nodiscard]] double gbps() const { return cunp_bench::gbps(bytes, ms.median); }
+  [[nodiscard]] double tflops() const { return cunp_bench::tflops(flops, ms.median); }
 };
 
 /// Device memory outside cunp's pool, so that ceilings and flushes leave the pool's statistics
@@ -372,8 +384,96 @@ inline void hold_stream(int, double) {}
 #endif  // CUNP_HAS_CUDA
 
 // ---------------------------------------------------------------------------------------------
-// Google Benchmark: CUDA-event manual time and bandwidth counters (benchmark executables)
+// Google Benchmark: the cuBLAS gemm ceilings, CUDA-event manual time and rate counters
+// (benchmark executables)
 #if defined(CUNP_BENCH_GBENCH) && CUNP_HAS_CUDA
+
+inline void check(cublasStatus_t status, const char* what) {
+  if (status != CUBLAS_STATUS_SUCCESS)
+    throw cunp::cuda_error(static_cast<int>(status), what,
+                           std::string(cublasGetStatusName(status)) + ": " +
+                               cublasGetStatusString(status));
+}
+
+/// The process's cuBLAS handle (made on first use for `dev`, then kept until exit), bound to the
+/// current stream of `dev`. Default math mode: float32 gemm runs in FP32, not on TF32 tensor
+/// cores, the arithmetic that NumPy's float32 matmul promises.
+inline cublasHandle_t cublas_handle(int dev = 0) {
+  static const cublasHandle_t handle = [dev] {
+    cunp::detail::cuda::device_scope scope(dev);
+    cublasHandle_t h = nullptr;
+    check(cublasCreate(&h), "cublasCreate");
+    check(cublasSetMathMode(h, CUBLAS_DEFAULT_MATH), "cublasSetMathMode");
+    return h;
+  }();
+  // Rebound only when the stream changed: cublasSetStream also resets the handle's workspace.
+  const cudaStream_t st = cunp::detail::cuda::current_stream(dev);
+  cudaStream_t bound = nullptr;
+  check(cublasGetStream(handle, &bound), "cublasGetStream");
+  if (bound != st) check(cublasSetStream(handle, st), "cublasSetStream");
+  return handle;
+}
+
+/// c = a @ b for C-ordered n x n matrices of float or double on `dev`, enqueued on its current
+/// stream. cuBLAS is column-major, so it computes c^T = b^T a^T: the same bytes.
+template <class T> void gemm(int dev, int n, const T* a, const T* b, T* c) {
+  static_assert(std::is_same_v<T, float> || std::is_same_v<T, double>);
+  const T one = 1, zero = 0;
+  const cublasHandle_t h = cublas_handle(dev);
+  if constexpr (std::is_same_v<T, float>)
+    check(cublasSgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b, n, a, n, &zero, c, n),
+          "cublasSgemm");
+  else
+    check(cublasDgemm(h, CUBLAS_OP_N, CUBLAS_OP_N, n, n, n, &one, b, n, a, n, &zero, c, n),
+          "cublasDgemm");
+}
+
+/// Three C-ordered n x n matrices of T outside cunp's pool (as the other ceilings' buffers): a
+/// and b of random_values (gemm on zeros runs cooler and faster), c for their product.
+/// operator() enqueues c = a @ b; flops() = 2 n^3 (n^3 multiply-adds).
+template <class T> class gemm_operands {
+ public:
+  gemm_operands(int dev, int n)
+      : dev_(dev), n_(n), a_(dev, bytes(n)), b_(dev, bytes(n)), c_(dev, bytes(n)) {
+    upload(a_, 1);
+    upload(b_, 2);
+  }
+  void operator()() const {
+    gemm<T>(dev_, n_, static_cast<const T*>(a_.get()), static_cast<const T*>(b_.get()),
+            static_cast<T*>(c_.get()));
+  }
+  [[nodiscard]] int n() const { return n_; }
+  [[nodiscard]] double flops() const { return 2.0 * n_ * n_ * n_; }
+
+ private:
+  static std::size_t bytes(int n) { return std::size_t(n) * std::size_t(n) * sizeof(T); }
+  void upload(const raw_device_buffer& buf, std::uint64_t seed) const {
+    const auto v = random_values<T>(std::size_t(n_) * std::size_t(n_), seed);
+    const cudaStream_t st = cunp::detail::cuda::current_stream(dev_);
+    check(cudaMemcpyAsync(buf.get(), v.data(), buf.bytes(), cudaMemcpyHostToDevice, st),
+          "cudaMemcpyAsync");
+    check(cudaStreamSynchronize(st), "cudaStreamSynchronize");
+  }
+  int dev_, n_;
+  raw_device_buffer a_, b_, c_;
+};
+
+/// Matrix side of the gemm ceilings.
+inline constexpr int gemm_ceiling_n = 8192;
+
+/// The "matmul rate" ceiling of PERFORMANCE.md for T = float or double: cuBLAS gemm
+/// (cublasSgemm / cublasDgemm, default math) of two random 8192 x 8192 matrices on the current
+/// stream, 2 n^3 flops counted per repeat, timed as copy_ceiling. Measured once per process per T.
+template <class T> const ceiling& gemm_ceiling(int dev = 0) {
+  static const ceiling c = [dev] {
+    const gemm_operands<T> g(dev, gemm_ceiling_n);
+    ceiling out;
+    out.flops = g.flops();
+    out.ms = time_gpu(cunp::cuda(dev), [&] { g(); }).device;
+    return out;
+  }();
+  return c;
+}
 
 /// Seconds of manual time Google Benchmark aims for per run: env CUNP_BENCH_MIN_TIME (default
 /// 0.05; a per-benchmark MinTime overrides the --benchmark_min_time flag, so this is the knob).
@@ -419,36 +519,70 @@ inline std::vector<std::int64_t> sizes(std::int64_t lo, std::int64_t hi, std::in
   return out;
 }
 
-enum class against : std::uint8_t { nothing, copy_ceiling, h2d_ceiling, d2h_ceiling };
+/// The measured ceiling a row's fraction refers to: a bandwidth (the row counts bytes) or a gemm
+/// rate of one dtype (the row counts flops).
+enum class against : std::uint8_t {
+  nothing,
+  copy_ceiling,
+  h2d_ceiling,
+  d2h_ceiling,
+  gemm_ceiling_f32,
+  gemm_ceiling_f64
+};
 
+inline bool counts_flops(against c) {
+  return c == against::gemm_ceiling_f32 || c == against::gemm_ceiling_f64;
+}
+
+/// A row sets bytes (GB/s, against a bandwidth ceiling) or flops (TFLOP/s, against a gemm
+/// ceiling). flops comes last so that the rows written as {bytes, ceiling, hide_launch, flush}
+/// stay valid; FLOP rows use designated initializers.
 struct loop_options {
   double bytes = 0;                     ///< fewest bytes the op must move per iteration
   against ceiling = against::nothing;   ///< which measured ceiling the fraction refers to
   bool hide_launch = false;             ///< hold the stream while body() is enqueued (time_gpu)
   l2_flush* flush = nullptr;            ///< cold-cache variant: flush before every iteration
   int warmup = 3;                       ///< untimed calls before the timed loop
+  double flops = 0;                     ///< floating-point operations per iteration
 };
 
-/// The measured ceiling an op is compared with, in GB/s (0 for against::nothing).
-inline double ceiling_gbps(against c) {
+/// The measured ceiling an op is compared with: GB/s for the bandwidth ceilings, TFLOP/s for the
+/// gemm ones (0 for against::nothing).
+inline double ceiling_rate(against c) {
   switch (c) {
     case against::copy_ceiling: return copy_ceiling().gbps();
     case against::h2d_ceiling: return transfer_ceiling(0, true).gbps();
     case against::d2h_ceiling: return transfer_ceiling(0, false).gbps();
+    case against::gemm_ceiling_f32: return gemm_ceiling<float>().tflops();
+    case against::gemm_ceiling_f64: return gemm_ceiling<double>().tflops();
     case against::nothing: break;
   }
   return 0;
+}
+
+/// The counter that holds the fraction of ceiling `c`.
+inline const char* frac_counter(against c) {
+  switch (c) {
+    case against::copy_ceiling: return "frac_copy";
+    case against::h2d_ceiling: return "frac_h2d_pinned";
+    case against::d2h_ceiling: return "frac_d2h_pinned";
+    case against::gemm_ceiling_f32:
+    case against::gemm_ceiling_f64: return "frac_gemm";
+    case against::nothing: break;
+  }
+  return "frac";
 }
 
 /// Times body() with CUDA events on the current stream of cuda(0), one event pair per
 /// iteration, and reports it as the iteration's manual time (with hide_launch, a hold kernel
 /// queued first keeps the launch latency out of it, as in time_gpu). Counters, all from the
 /// median iteration (Google Benchmark's Time column is the mean): median_us, min_us, max_us,
-/// host_us (host time of the body() call), bytes (per iteration), GB/s (decimal),
-/// frac_<ceiling> (GB/s over the ceiling measured in this process).
+/// host_us (host time of the body() call), then bytes (per iteration) and GB/s (decimal), or
+/// flops (per iteration) and TFLOP/s (decimal), and frac_<ceiling> (that rate over the ceiling
+/// measured in this process: frac_copy, frac_h2d_pinned, frac_d2h_pinned, frac_gemm).
 template <class F> void gpu_loop(benchmark::State& state, const loop_options& o, F&& body) {
   const cunp::device dev = cunp::cuda(0);
-  const double ceil = ceiling_gbps(o.ceiling);  // measured before, never inside, the timed loop
+  const double ceil = ceiling_rate(o.ceiling);  // measured before, never inside, the timed loop
   std::vector<double> host;
   for (int i = 0; i < o.warmup; ++i) {
     const double t0 = now_ms();
@@ -483,18 +617,20 @@ template <class F> void gpu_loop(benchmark::State& state, const loop_options& o,
   if (o.bytes > 0) {
     state.counters["bytes"] = o.bytes;
     state.counters["GB/s"] = gbps(o.bytes, s.median);
-    if (ceil > 0) {
-      const char* name = o.ceiling == against::copy_ceiling  ? "frac_copy"
-                         : o.ceiling == against::h2d_ceiling ? "frac_h2d_pinned"
-                                                             : "frac_d2h_pinned";
-      state.counters[name] = gbps(o.bytes, s.median) / ceil;
-    }
   }
+  if (o.flops > 0) {
+    state.counters["flops"] = o.flops;
+    state.counters["TFLOP/s"] = tflops(o.flops, s.median);
+  }
+  // The rate in the ceiling's own unit: a fraction of mismatched units is never reported.
+  const double rate =
+      counts_flops(o.ceiling) ? tflops(o.flops, s.median) : gbps(o.bytes, s.median);
+  if (ceil > 0 && rate > 0) state.counters[frac_counter(o.ceiling)] = rate / ceil;
 }
 
-/// main() of a benchmark executable: records the GPU, driver, CUDA and the ceilings in the JSON
-/// context, then runs the benchmarks. Without a GPU it prints why and exits 77 (skipped), except
-/// for --benchmark_list_tests.
+/// main() of a benchmark executable: records the GPU, driver, CUDA and the ceilings (copy, pinned
+/// transfers, gemm float32 / float64) in the JSON context, then runs the benchmarks. Without a GPU
+/// it prints why and exits 77 (skipped), except for --benchmark_list_tests.
 inline int run_main(int argc, char** argv) {
   bool list_only = false;
   for (int i = 1; i < argc; ++i)
@@ -509,10 +645,16 @@ inline int run_main(int argc, char** argv) {
     }
     const device_facts f = facts(0);
     const ceiling& c = copy_ceiling(0);
+    const ceiling& g32 = gemm_ceiling<float>(0);
+    const ceiling& g64 = gemm_ceiling<double>(0);
     char buf[64];
     auto num = [&buf](double v) {
       std::snprintf(buf, sizeof buf, "%.4g", v);
       return std::string(buf);
+    };
+    auto spread = [&num](const stats& ms) {
+      return num(ms.median) + " median, " + num(ms.min) + "-" + num(ms.max) + " over " +
+             std::to_string(ms.repeats);
     };
     benchmark::AddCustomContext("gpu", f.name);
     benchmark::AddCustomContext("compute_capability", std::to_string(f.cc_major) + "." +
@@ -525,18 +667,27 @@ inline int run_main(int argc, char** argv) {
                                                     std::to_string(CUNP_VERSION_MINOR) + "." +
                                                     std::to_string(CUNP_VERSION_PATCH));
     benchmark::AddCustomContext("copy_ceiling_GBps", num(c.gbps()));
-    benchmark::AddCustomContext("copy_ceiling_ms", num(c.ms.median) + " median, " +
-                                                       num(c.ms.min) + "-" + num(c.ms.max) +
-                                                       " over " + std::to_string(c.ms.repeats));
+    benchmark::AddCustomContext("copy_ceiling_ms", spread(c.ms));
     benchmark::AddCustomContext("h2d_pinned_ceiling_GBps", num(transfer_ceiling(0, true).gbps()));
     benchmark::AddCustomContext("d2h_pinned_ceiling_GBps", num(transfer_ceiling(0, false).gbps()));
+    benchmark::AddCustomContext("gemm_f32_ceiling_TFLOPs", num(g32.tflops()));
+    benchmark::AddCustomContext("gemm_f32_ceiling_ms", spread(g32.ms));
+    benchmark::AddCustomContext("gemm_f64_ceiling_TFLOPs", num(g64.tflops()));
+    benchmark::AddCustomContext("gemm_f64_ceiling_ms", spread(g64.ms));
+    const std::string side = std::to_string(gemm_ceiling_n);
+    benchmark::AddCustomContext("gemm_ceiling", "cublasSgemm / cublasDgemm of two random " +
+                                                    side + "x" + side + " matrices, default "
+                                                    "math (float32 in FP32, no TF32); 2 n^3 "
+                                                    "flops, decimal TFLOP/s");
     benchmark::AddCustomContext("timing", "CUDA events on the current stream around each "
                                           "iteration after 3 untimed calls (device-only ops: "
                                           "launch hidden behind a hold kernel); counters from "
                                           "the median iteration; min_time " + num(min_time()) +
                                           " s");
-    std::fprintf(stderr, "%s: copy ceiling %.0f GB/s (1 GiB D2D, read + write)\n",
-                 f.name.c_str(), c.gbps());
+    std::fprintf(stderr,
+                 "%s: copy ceiling %.0f GB/s (1 GiB D2D, read + write); gemm ceiling %.1f "
+                 "TFLOP/s float32, %.1f TFLOP/s float64 (cuBLAS, %d^3)\n",
+                 f.name.c_str(), c.gbps(), g32.tflops(), g64.tflops(), gemm_ceiling_n);
   }
   benchmark::RunSpecifiedBenchmarks();
   benchmark::Shutdown();

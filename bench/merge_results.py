@@ -4,9 +4,11 @@
 Inputs: Google Benchmark JSON (bench_<area> --benchmark_out=X.json, with or without
 --benchmark_repetitions) and the CuPy scripts' JSON (bench/cupy/cupy_<area>.py), whose names are
 <op>/<impl>/<arg> (arg: bytes, or elements where the op's name says so). Rows: one per (op, arg);
-columns: the median time of each implementation, cunp's GB/s and fraction of the ceiling measured
-in its own run, the time ratios cunp/raw and cunp/CuPy (below 1: cunp is faster), and the host
-time of one call (host_us, where the suite measured it beside the GPU time).
+columns: the median time of each implementation, cunp's rate (GB/s, or TFLOP/s for rows that
+count flops: gemm) and its fraction of the ceiling measured in its own run (where a row has no
+cunp entry, the raw call's, else CuPy's, marked so), the time ratios cunp/raw and cunp/CuPy (below
+1: cunp is faster), and the host time of one call (host_us, where the suite measured it beside the
+GPU time).
 
 usage: merge_results.py FILE.json [FILE.json ...] [--out merged.md]
 """
@@ -18,6 +20,7 @@ import sys
 UNIT_TO_US = {"ns": 1e-3, "us": 1.0, "ms": 1e3, "s": 1e6}
 ELEMENT_ARGS = {"zeros_small"}  # ops whose arg counts elements, not bytes
 MAIN = ("cunp", "raw", "cupy")
+RATES = ("TFLOP/s", "GB/s")  # a row's rate counter: flops per second where it counts flops
 
 
 def key_of(run_name):
@@ -35,7 +38,8 @@ def metrics(b):
     if t is None:
         t = b["real_time"] * UNIT_TO_US[b.get("time_unit", "ns")]
     frac = next((v for k, v in b.items() if k.startswith("frac_")), None)
-    return {"us": t, "GB/s": b.get("GB/s"), "frac": frac, "host": b.get("host_us"),
+    unit = next((u for u in RATES if b.get(u) is not None), None)
+    return {"us": t, "rate": b.get(unit), "unit": unit, "frac": frac, "host": b.get("host_us"),
             "label": b.get("label", "")}
 
 
@@ -64,8 +68,8 @@ def load(paths):
         def med(field):
             vals = [m[field] for m in ms if m[field] is not None]
             return statistics.median(vals) if vals else None
-        out[key] = {"us": med("us"), "GB/s": med("GB/s"), "frac": med("frac"),
-                    "host": med("host"), "label": ms[0]["label"]}
+        out[key] = {"us": med("us"), "rate": med("rate"), "unit": ms[0]["unit"],
+                    "frac": med("frac"), "host": med("host"), "label": ms[0]["label"]}
     return out, contexts
 
 
@@ -82,12 +86,24 @@ def num(v, f="{:.2f}"):
     return "-" if v is None else f.format(v)
 
 
+def rate_cells(row):
+    """The rate and fraction-of-ceiling cells of a table row: cunp's; where the row has no cunp
+    entry (a reference row such as gemm/raw), the first of raw and CuPy, marked with its name."""
+    impl = next((i for i in MAIN if i in row), None)
+    if impl is None:
+        return "-", "-"
+    m, mark = row[impl], "" if impl == "cunp" else f" ({impl})"
+    rate = "-" if m["rate"] is None else f"{m['rate']:.1f} {m['unit']}{mark}"
+    frac = "-" if m["frac"] is None else f"{m['frac']:.2f}{mark}"
+    return rate, frac
+
+
 def table(results):
     ops = []
     for op, _, _ in results:
         if op not in ops:
             ops.append(op)
-    lines = ["| op | size | cunp µs | raw µs | CuPy µs | cunp GB/s | cunp frac | cunp/raw "
+    lines = ["| op | size | cunp µs | raw µs | CuPy µs | cunp rate | cunp frac | cunp/raw "
              "| cunp/CuPy | host µs cunp / CuPy | other |",
              "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for op in ops:
@@ -98,14 +114,15 @@ def table(results):
             ratio = lambda x, y: x["us"] / y["us"] if x and y and y["us"] else None  # noqa: E731
             other = "; ".join(f"{impl} {m['us']:.2f} µs" for impl, m in sorted(row.items())
                               if impl not in MAIN)
+            rate, frac = rate_cells(row)
             size = size_str(op, arg)
             label = next((m["label"] for m in row.values() if m["label"]), "")
             if label:
                 size += f" ({label})"
             lines.append(
                 f"| {op} | {size} | {num(c and c['us'])} | {num(r and r['us'])} "
-                f"| {num(p and p['us'])} | {num(c and c['GB/s'], '{:.1f}')} "
-                f"| {num(c and c['frac'])} | {num(ratio(c, r))} | {num(ratio(c, p))} "
+                f"| {num(p and p['us'])} | {rate} | {frac} | {num(ratio(c, r))} "
+                f"| {num(ratio(c, p))} "
                 f"| {num(c and c['host'], '{:.1f}')} / {num(p and p['host'], '{:.1f}')} "
                 f"| {other} |")
     return "\n".join(lines)
@@ -122,7 +139,7 @@ def main(argv):
         keys = ("date", "gpu", "cuda_driver", "cuda_runtime", "cupy_version", "numpy_version",
                 "library_build_type",
                 "copy_ceiling_GBps", "h2d_pinned_ceiling_GBps", "d2h_pinned_ceiling_GBps",
-                "timing")
+                "gemm_f32_ceiling_TFLOPs", "gemm_f64_ceiling_TFLOPs", "timing")
         facts = ", ".join(f"{k}: {ctx[k]}" for k in keys if k in ctx)
         text.append(f"- `{path}`: {facts}")
     text.append("")
