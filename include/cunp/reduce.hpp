@@ -36,11 +36,11 @@ inline void check_all_nan(const ndarray<std::int64_t>& idx) {
 /// numpy.sum: bool and signed integers sum in int64, unsigned in uint64, float16 in float32.
 CUNP_REDUCTION(sum, sum_reducer<detail::input_t<X>, false, false>)
 /// numpy.prod
-CUNP_REDUCTION(prod, sum_reducer<detail::input_t<X>, true, false>)
+CUNP_REDUCTION(prod, prod_reducer<detail::input_t<X>, false>)
 /// numpy.nansum: NaNs count as zero.
 CUNP_REDUCTION(nansum, sum_reducer<detail::input_t<X>, false, true>)
 /// numpy.nanprod: NaNs count as one.
-CUNP_REDUCTION(nanprod, sum_reducer<detail::input_t<X>, true, true>)
+CUNP_REDUCTION(nanprod, prod_reducer<detail::input_t<X>, true>)
 /// numpy.mean: integers give float64; float16 sums in float32. Empty: NaN.
 CUNP_REDUCTION(mean, mean_reducer<detail::input_t<X>, false>)
 /// numpy.nanmean: the mean of the non-NaN elements (all NaN: NaN).

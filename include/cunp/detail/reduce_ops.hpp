@@ -104,21 +104,46 @@ struct sum_reducer {
     return a;
   }
   CUNP_HD acc combine(const acc& a, const acc& b) const {
-    if constexpr (Prod && is_complex_v<acc>) {
-      // (1 + 0j) * (inf + 2j) is (inf + nanj) by the textbook product (0 * inf), and a GPU
-      // starts every split range from the identity; NumPy's sequential loop never multiplies
-      // by it. So the identity is skipped, not multiplied.
-      if (a.re == 1 && a.im == 0) return b;
-      if (b.re == 1 && b.im == 0) return a;
+    if constexpr (Prod)
       return a * b;
-    } else if constexpr (Prod) {
-      return a * b;
-    } else {
+    else
       return a + b;
-    }
   }
   CUNP_HD out finish(const acc& a, std::int64_t) const { return from_acc<out>(a); }
 };
+
+/// prod and nanprod of complex numbers. NumPy multiplies sequentially from the identity, and
+/// with infinities the textbook product is not associative: (1 + 0j) * (inf + 2j) is inf + nanj
+/// (0 * inf). So the identity is multiplied into element 0 only, as NumPy does (and into every
+/// NaN of nanprod, which NumPy replaces by 1 + 0j); a split range (a GPU block, a pairwise half)
+/// starts from its first element instead of from 1 + 0j, which NumPy never multiplies by there.
+template <class V, bool SkipNaN>
+struct complex_prod_reducer {
+  using out = sum_result_t<V>;
+  using value = math_t<out>;
+  struct acc {
+    value v;
+    bool empty;  // nothing multiplied in yet: the identity, never multiplied by
+  };
+  static constexpr const char* name = "multiply";
+  static constexpr bool has_identity = true;
+  CUNP_HD acc identity() const { return {value(1), true}; }
+  CUNP_HD acc load(const V& x, std::int64_t i) const {
+    value a = convert<value>(convert<math_t<V>>(x));
+    if constexpr (SkipNaN)
+      if (nan_any(a)) a = value(1);
+    return {i == 0 ? value(1) * a : a, false};
+  }
+  CUNP_HD acc combine(const acc& a, const acc& b) const {
+    if (a.empty) return b;
+    if (b.empty) return a;
+    return {a.v * b.v, false};
+  }
+  CUNP_HD out finish(const acc& a, std::int64_t) const { return convert<out>(a.v); }
+};
+template <class V, bool SkipNaN>
+using prod_reducer = std::conditional_t<is_complex_v<V>, complex_prod_reducer<V, SkipNaN>,
+                                        sum_reducer<V, true, SkipNaN>>;
 
 /// mean and nanmean: the sum in the result's math type (float32 for float16, as NumPy's mean)
 /// and the count of the elements summed.
