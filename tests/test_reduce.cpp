@@ -551,6 +551,15 @@ TEST_CASE("GPU axis reductions agree with the cpu on every kernel path", "[reduc
   same([&](backend dev) { return cunp::argmin(tall(dev), 1); });
   same([&](backend dev) { return cunp::var(tall(dev), 1); }, f32_var_rtol);
   same([&](backend dev) { return cunp::sum(tall(dev), 0); }, f32_sum_rtol);
+  // Columns V at a time (16-byte loads of V neighbouring outputs): indices, Welford, float64
+  // (V = 2), uint8 (V = 16), and a column count that is no multiple of V (the scalar kernel).
+  same([&](backend dev) { return cunp::argmax(cols(dev), 0); });
+  same([&](backend dev) { return cunp::var(cols(dev), 0); }, f32_var_rtol);
+  same([&](backend dev) { return cunp::sum(uniform<double>({777, 130}, 0, 1, 23, dev), 0); });
+  same([&](backend dev) {
+    return cunp::sum(uniform<std::uint8_t>({3000, 64}, 0, 256, 24, dev), 0);
+  });
+  same([&](backend dev) { return cunp::max(uniform<float>({3001, 301}, 0, 1, 25, dev), 0); });
   // Several reduced dimensions that do not merge: axes {0, 2} of (64, 50, 70); axis 1 alone.
   auto cube = [](cunp::device dev) { return uniform<float>({64, 50, 70}, 0, 1, 16, dev); };
   same([&](backend dev) { return cunp::sum(cube(dev), {0, 2}); }, f32_sum_rtol);

@@ -249,9 +249,7 @@ struct arg_reducer {
     }
   }
   CUNP_HD acc combine(const acc& a, const acc& b) const {
-    if (a.i < 0) return b;
-    if (b.i < 0) return a;
-    acc r = pick(a, b);
+    acc r = takes_b(a, b) ? b : a;
     if constexpr (SkipNaN) r.real = a.real || b.real;
     return r;
   }
@@ -263,14 +261,18 @@ struct arg_reducer {
   }
 
  private:
-  CUNP_HD const acc& pick(const acc& a, const acc& b) const {
+  // A flag and one select rather than a reference to the winner: the GPU keeps the
+  // accumulators in registers (returning `const acc&` put them in local memory: argmax of 2^28
+  // float32 ran at 0.14 of copy bandwidth).
+  CUNP_HD bool takes_b(const acc& a, const acc& b) const {
+    if (a.i < 0 || b.i < 0) return a.i < 0;  // an empty side
     const bool na = nan_any(a.v), nb = nan_any(b.v);  // a NaN wins (never met by SkipNaN)
-    if (na != nb) return na ? a : b;
+    if (na != nb) return nb;
     if (!na) {
-      if (Max ? less(a.v, b.v) : less(b.v, a.v)) return b;
-      if (Max ? less(b.v, a.v) : less(a.v, b.v)) return a;
+      if (Max ? less(a.v, b.v) : less(b.v, a.v)) return true;
+      if (Max ? less(b.v, a.v) : less(a.v, b.v)) return false;
     }
-    return a.i < b.i ? a : b;  // equal (or both NaN): the first
+    return b.i < a.i;  // equal (or both NaN): the first
   }
 };
 

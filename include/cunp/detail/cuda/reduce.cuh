@@ -9,7 +9,8 @@
 //   over blockIdx.y when outputs alone cannot fill the GPU.
 // Split work leaves one accumulator per chunk in a pool-backed scratch array, and a second kernel
 // (a warp per output) combines and finishes them. Each thread keeps four accumulators so that
-// four loads are in flight; contiguous aligned rows load 16 bytes per operand at once.
+// four loads are in flight; contiguous aligned rows load 16 bytes per operand at once, and so do
+// columns whose neighbouring outputs lie contiguous and aligned (V outputs per thread).
 #pragma once
 #include <cstring>
 
@@ -157,6 +158,42 @@ CUNP_KERNEL void reduce_cols_kernel(reduce_args<R, Tree, N> a) {
   store(a, m, base[0], reduce_range(a, base, lo, hi, 1));
 }
 
+/// reduce_cols_kernel for V neighbouring outputs per thread whose elements lie contiguous and
+/// aligned in every operand (sum(a, 0) of a C-ordered matrix): one 16-byte load per operand and
+/// reduced element feeds V accumulators, so a thread keeps 16-byte loads in flight where the
+/// scalar kernel keeps 4-byte ones. The reduced layout is one dimension (stride rs per operand).
+template <int V, class R, class Tree, int N, class... LeafT, std::size_t... K>
+__device__ __forceinline__ void reduce_vec_cols(const reduce_args<R, Tree, N>& a,
+                                                type_list<LeafT...>*, std::index_sequence<K...>) {
+  using Regs = hd_tuple<vec<LeafT, V>...>;
+  const std::int64_t m0 = (blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x) * V;
+  if (m0 >= a.M) return;
+  const std::int64_t lo = blockIdx.y * a.chunk;
+  const std::int64_t hi = lo + a.chunk < a.K ? lo + a.chunk : a.K;
+  std::int64_t base[N] = {};
+  add_offsets(m0, a.kept, base);
+  typename R::acc s[V];
+#pragma unroll
+  for (int j = 0; j < V; ++j) s[j] = a.r.identity();
+#pragma unroll 4
+  for (std::int64_t i = lo; i < hi; ++i) {
+    const Regs regs{make_hd_tuple(*static_cast<const vec<LeafT, V>*>(static_cast<const void*>(
+        static_cast<const LeafT*>(a.ptrs.p[K + 1]) + base[K + 1] +
+        i * a.red.strides[K + 1][0]))...)};
+#pragma unroll
+    for (int j = 0; j < V; ++j)
+      s[j] = a.r.combine(s[j], a.r.load(a.tree.eval(vec_indexer<Regs>{&regs, j}), i));
+  }
+  const std::int64_t out_step = a.kept.strides[0][a.kept.shape.ndim - 1];
+#pragma unroll
+  for (int j = 0; j < V; ++j) store(a, m0 + j, base[0] + j * out_step, s[j]);
+}
+template <int V, class R, class Tree, int N>
+CUNP_KERNEL void reduce_vec_cols_kernel(reduce_args<R, Tree, N> a) {
+  reduce_vec_cols<V>(a, static_cast<typename leaf_types<Tree>::type*>(nullptr),
+                     std::make_index_sequence<N - 1>());
+}
+
 inline constexpr int finish_warps = 4;
 
 template <class R, int N>
@@ -199,14 +236,34 @@ void reduce_run(cuda_backend, int dev, const bound_reduction<X>& b, const R& r) 
   }
   const bool rows = M == 1 || (contiguous_rows && K >= 128);
 
+  // Columns of V outputs per thread: one reduced dimension, the kept innermost dimension
+  // contiguous in every operand, and every vector of V elements starting aligned.
+  bool vec_cols = !rows && V > 1 && b.red.shape.ndim == 1 && b.kept.shape.ndim > 0 &&
+                  b.kept.shape.extent[b.kept.shape.ndim - 1] % V == 0;
+  [&]<class... LeafT>(cuda::type_list<LeafT...>*) {
+    int k = 1;
+    ((vec_cols = vec_cols && b.kept.strides[k][b.kept.shape.ndim - 1] == 1 &&
+                 b.red.strides[k][0] % V == 0 &&
+                 reinterpret_cast<std::uintptr_t>(a.ptrs.p[k]) % (sizeof(LeafT) * V) == 0 &&
+                 [&] {
+                   for (int d = 0; d + 1 < b.kept.shape.ndim; ++d)
+                     if (b.kept.strides[k][d] % V != 0) return false;
+                   return true;
+                 }(),
+      ++k),
+     ...);
+  }(static_cast<leaves*>(nullptr));
+  const std::int64_t col_threads = vec_cols ? M / V : M;
+
   cuda::device_scope scope(dev);
   const cudaStream_t st = cuda::current_stream(dev);
   const std::int64_t sms = cuda::sm_count(dev);
   std::int64_t splits = 1;
   if (rows && M < sms * 8)
     splits = std::clamp<std::int64_t>((sms * 8 + M - 1) / M, 1, std::max<std::int64_t>(1, K / 4096));
-  else if (!rows && M < sms * 2048)
-    splits = std::clamp<std::int64_t>((sms * 2048 + M - 1) / M, 1, std::max<std::int64_t>(1, K / 64));
+  else if (!rows && col_threads < sms * 2048)
+    splits = std::clamp<std::int64_t>((sms * 2048 + col_threads - 1) / col_threads, 1,
+                                      std::max<std::int64_t>(1, K / 64));
   splits = std::min<std::int64_t>(splits, 65535);
   a.chunk = std::max<std::int64_t>(1, (K + splits - 1) / splits);
   if (splits > 1) a.chunk = (a.chunk + V - 1) / V * V;  // chunks start on whole vectors
@@ -235,9 +292,12 @@ void reduce_run(cuda_backend, int dev, const bound_reduction<X>& b, const R& r) 
     const dim3 grid(unsigned(std::min<std::int64_t>(M, 0x7fffffff)), unsigned(splits));
     cuda::reduce_rows_kernel<threads, V><<<grid, threads, 0, st>>>(a, vec);
   } else {
-    const int block = int(std::min<std::int64_t>(threads, (M + 31) / 32 * 32));
-    const dim3 grid(unsigned((M + block - 1) / block), unsigned(splits));
-    cuda::reduce_cols_kernel<<<grid, block, 0, st>>>(a);
+    const int block = int(std::min<std::int64_t>(threads, (col_threads + 31) / 32 * 32));
+    const dim3 grid(unsigned((col_threads + block - 1) / block), unsigned(splits));
+    if (vec_cols)
+      cuda::reduce_vec_cols_kernel<V><<<grid, block, 0, st>>>(a);
+    else
+      cuda::reduce_cols_kernel<<<grid, block, 0, st>>>(a);
   }
   CUNP_CUDA_CHECK_LAUNCH("reduction kernel");
   if (splits > 1) {
