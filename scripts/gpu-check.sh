@@ -214,7 +214,10 @@ step_bench() {
   done
   for script in bench/cupy/cupy_*.py; do
     # The scripts run as programs; a module without a main is shared code (cupy_bench.py).
-    if [[ -z $py ]] || ! grep -q '__main__' "$script"; then continue; fi
+    # cupy_report.py is the report's CuPy column (the report step runs it).
+    if [[ -z $py ]] || ! grep -q '__main__' "$script" || [[ $script == */cupy_report.py ]]; then
+      continue
+    fi
     name=$(basename "$script" .py)
     [[ $name =~ ${GPU_CHECK_BENCH:-.} ]] || continue
     printf '\n#### %s\n' "$name" >>"$out/bench.log"

@@ -35,7 +35,8 @@ for exe in build-gpu/bench/bench_*; do
 done | sort -u | xargs -r -I{} cp -L {} build-gpu/lib/
 (
   cd build-gpu
-  find . \( -name CTestTestfile.cmake -o -path ./lib/\* \
+  # (examples/run_*: the folders the example tests run in)
+  find . \( -name CTestTestfile.cmake -o -path ./lib/\* -o -path './examples/run_*' \
             -o \( -type f -perm -u+x \( -name 'test_*' -o -name 'bench_*' -o -name report \
                   -o -name 'example_*' \) \) \) -print
 ) | tar -czf .gpubin/build-gpu.tgz -C build-gpu -T -
