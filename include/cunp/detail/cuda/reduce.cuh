@@ -115,7 +115,12 @@ __device__ __forceinline__ typename R::acc reduce_vectors(const reduce_args<R, T
                                                           std::int64_t step, type_list<LeafT...>*,
                                                           std::index_sequence<K...>) {
   using Regs = hd_tuple<vec<LeafT, V>...>;
-  auto acc = a.r.identity();
+  // One accumulator per lane: V independent chains of combines. On the H200, max of 2^28 float32
+  // went from 0.89 to 0.95 of copy; argmax stayed at 0.58 and var over rows went from 0.50 to
+  // 0.46 (its three-field accumulators, V times, cost occupancy).
+  typename R::acc s[V];
+#pragma unroll
+  for (int j = 0; j < V; ++j) s[j] = a.r.identity();
 #pragma unroll 2
   for (std::int64_t w = lo / V + threadIdx.x; w < hi / V; w += step) {
     const Regs regs{make_hd_tuple(
@@ -123,9 +128,11 @@ __device__ __forceinline__ typename R::acc reduce_vectors(const reduce_args<R, T
              static_cast<const LeafT*>(a.ptrs.p[K + 1]) + base[K + 1])))[w]...)};
 #pragma unroll
     for (int j = 0; j < V; ++j)
-      acc = a.r.combine(acc, a.r.load(a.tree.eval(vec_indexer<Regs>{&regs, j}), w * V + j));
+      s[j] = a.r.combine(s[j], a.r.load(a.tree.eval(vec_indexer<Regs>{&regs, j}), w * V + j));
   }
-  return a.r.combine(acc, reduce_range(a, base, hi / V * V + threadIdx.x, hi, step));
+#pragma unroll
+  for (int j = 1; j < V; ++j) s[0] = a.r.combine(s[0], s[j]);
+  return a.r.combine(s[0], reduce_range(a, base, hi / V * V + threadIdx.x, hi, step));
 }
 
 template <int Threads, int V, class R, class Tree, int N>
