@@ -47,12 +47,9 @@ const ndarray<T>& input(index_t n, int kind) {
       a = random_array<T>({n}, gpu0, 3000 + kind);
     } else {
       std::vector<T> v(static_cast<std::size_t>(n));
-      std::uint64_t s = 3000 + kind;
+      splitmix64 g{std::uint64_t(3000 + kind)};
       for (auto& x : v) {
-        std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-        z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-        z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-        z ^= z >> 31;
+        const std::uint64_t z = g();
         x = kind == 1 ? static_cast<T>(z % 1000) : static_cast<T>(z);
       }
       a = cunp::asarray(v, {n}, cunp::cpu).to(gpu0);

@@ -169,18 +169,24 @@ inline double tflops(double flops, double ms) { return ms > 0 ? flops / 1e12 / (
 // ---------------------------------------------------------------------------------------------
 // Inputs and checks (any TU)
 
+/// splitmix64: a deterministic stream of 64-bit words, the same on every run and machine
+/// (bench/cupy/cupy_report.py remakes it in NumPy for CuPy's inputs).
+struct splitmix64 {
+  std::uint64_t state;
+  std::uint64_t operator()() {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+  }
+};
+
 /// Deterministic pseudo-random values in [-1, 1) (splitmix64): not zeros, which run faster and
 /// hide unwritten outputs, and the same on every run and backend.
 template <class T> std::vector<T> random_values(std::size_t n, std::uint64_t seed = 42) {
   std::vector<T> v(n);
-  std::uint64_t s = seed;
-  for (auto& x : v) {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
-    x = static_cast<T>(static_cast<double>(z >> 11) * 0x1.0p-52 - 1.0);
-  }
+  splitmix64 g{seed};
+  for (auto& x : v) x = static_cast<T>(static_cast<double>(g() >> 11) * 0x1.0p-52 - 1.0);
   return v;
 }
 

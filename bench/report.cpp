@@ -305,13 +305,8 @@ std::vector<op_spec> compute_ops() {
 /// values in [-1, 1) would all convert to 0, and narrow keys would let a radix sort skip passes.
 ndarray<std::int64_t> random_int64(index_t n, device d) {
   std::vector<std::int64_t> v(static_cast<std::size_t>(n));
-  std::uint64_t s = 42;
-  for (auto& x : v) {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    x = static_cast<std::int64_t>(z ^ (z >> 31));
-  }
+  splitmix64 g{42};
+  for (auto& x : v) x = static_cast<std::int64_t>(g());
   return cunp::asarray(v, {n}, cunp::cpu).to(d);
 }
 
