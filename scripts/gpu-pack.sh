@@ -3,7 +3,8 @@
 # machine, where `scripts/gpu-check.sh unpack test ...` runs them: the device time then goes to
 # running, not to nvcc (the tree's full build is over 15 minutes on the H200 host's 16 cores).
 #
-#   scripts/gpu-pack.sh [TARGET...]   default: every target of preset gpu
+#   scripts/gpu-pack.sh [TARGET...]   default: every target of preset gpu (and only the named
+#                                     targets' executables are packed)
 #
 # Writes .gpubin/build-gpu.tgz (executables, the CTest files, Google Benchmark's shared library),
 # .gpubin/root.txt (this checkout's path: CTest files hold absolute paths, so `unpack` links this
@@ -39,7 +40,14 @@ done | sort -u | xargs -r -I{} cp -L {} build-gpu/lib/
   find . \( -name CTestTestfile.cmake -o -path ./lib/\* -o -path './examples/run_*' \
             -o \( -type f -perm -u+x \( -name 'test_*' -o -name 'bench_*' -o -name report \
                   -o -name 'example_*' \) \) \) -print
-) | tar -czf .gpubin/build-gpu.tgz -C build-gpu -T -
+) | {
+  # Named targets: only their executables (a pack of all of them nears the device's 64 MiB).
+  if [[ $# -gt 0 ]]; then
+    grep -E "CTestTestfile.cmake$|^./lib/|^./examples/run_|/($(IFS='|'; echo "$*"))\$"
+  else
+    cat
+  fi
+} | tar -czf .gpubin/build-gpu.tgz -C build-gpu -T -
 echo "$root" >.gpubin/root.txt
 sed -n 's/^_*Python3_EXECUTABLE:[A-Z]*=//p' build-gpu/CMakeCache.txt | head -n1 >.gpubin/python.txt
 echo "packed $(tar -tzf .gpubin/build-gpu.tgz | wc -l) files," \
