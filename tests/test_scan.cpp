@@ -1,6 +1,6 @@
 // Scans: cumsum, cumprod, nancumsum, nancumprod and diff against NumPy, and every GPU scan path
-// (CUB one-row scan, chained and segmented row tiles, column chunks, the copy fallback, the
-// expression reader) against the cpu backend.
+// (CUB's one-row scan, the vector tile scan of long rows, chained and segmented row tiles,
+// column chunks, the copy fallback, the expression reader) against the cpu backend.
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -291,6 +291,42 @@ TEST_CASE("GPU scans agree with the cpu on every path", "[scan]") {
     const auto x = ints<double>({60000}, -2, 3, d);
     return cunp::nancumprod(cunp::where(x == 0.0, std::numeric_limits<double>::quiet_NaN(), x));
   });
+  // One row of float, double, 32- and 64-bit integers at sizes around CUB's tiles and a
+  // ragged end. Integer values are exact in any order of addition; int64 sums and uint64
+  // products wrap.
+  const auto wrapping = [](index_t n, dev_t d) {
+    return ndarray<std::int64_t>(ints<std::int64_t>({n}, -1000, 1000, d) * (std::int64_t(1) << 52));
+  };
+  for (index_t n : {1, 3, 4, 5, 4095, 4096, 4097, 8191, 8192, 8193, 3 * 8192 + 5}) {
+    INFO("flattened, " << n << " elements");
+    same_scan([n](dev_t d) { return cunp::cumsum(ints<float>({n}, 0, 8, d)); });
+    same_scan([n](dev_t d) { return cunp::cumsum(uniform<double>({n}, 0, 1, d)); }, 1e-12);
+    same_scan([&](dev_t d) { return cunp::cumsum(wrapping(n, d)); });
+    same_scan([n](dev_t d) {
+      return cunp::cumsum<std::int32_t>(ints<std::int32_t>({n}, -9, 9, d));
+    });
+    same_scan([n](dev_t d) { return cunp::cumprod(uniform<float>({n}, 0.999, 1.001, d)); }, 2e-4);
+    same_scan([n](dev_t d) { return cunp::cumprod(uniform<double>({n}, 0.999, 1.001, d)); }, 1e-12);
+    same_scan([n](dev_t d) {  // odd factors: the wrapped product never reaches 0
+      const auto k = ints<std::uint64_t>({n}, 0, 8, d);
+      return cunp::cumprod(ndarray<std::uint64_t>(k * std::uint64_t(2) + std::uint64_t(1)));
+    });
+  }
+  const index_t big = (index_t(1) << 22) + 3;
+  same_scan([=](dev_t d) { return cunp::cumsum(ints<float>({big}, 0, 4, d)); });
+  same_scan([=](dev_t d) { return cunp::cumsum(ints<double>({big}, -1000, 1000, d)); });
+  same_scan([&](dev_t d) { return cunp::cumsum(wrapping(big, d)); });
+  // Views starting off and on a 16-byte boundary.
+  for (index_t from : {1, 4}) {
+    INFO("a[" << from << ":]");
+    same_scan([from](dev_t d) {
+      return cunp::cumsum(cunp::view(ints<float>({20001}, 0, 8, d), slice(from, none)));
+    });
+    same_scan([&](dev_t d) {
+      return cunp::cumsum(cunp::view(wrapping(20001, d), slice(from, none)));
+    });
+  }
+
   // Expressions: contiguous ones are read as they are scanned, broadcast ones are written first.
   same_scan([](dev_t d) {
     return cunp::cumsum(ints<float>({80000}, 0, 8, d) * 2.0f + ints<float>({80000}, 0, 8, d, 7));
@@ -311,6 +347,23 @@ TEST_CASE("GPU scans agree with the cpu on every path", "[scan]") {
   same_scan([](dev_t d) { return cunp::cumprod(uniform<double>({400, 3000}, 0.999, 1.001, d), 1); },
             1e-12);
   same_scan([](dev_t d) { return cunp::cumsum(ints<cunp::complex128>({64, 3000}, -9, 9, d), 1); });
+  // Rows of at least a tile (8192 elements of 4 bytes, 4096 of 8) take the tile scan when every
+  // row starts on a 16-byte boundary: one tile, a ragged last tile, rows of a wider array (a
+  // sliced view), and rows that do not qualify (odd length, a view off the boundary).
+  for (index_t n : {8192, 3 * 8192 + 4, 8193}) {
+    INFO("long rows of " << n);
+    same_scan([n](dev_t d) { return cunp::cumsum(ints<float>({7, n}, 0, 8, d), -1); });
+    same_scan([n](dev_t d) { return cunp::cumprod(uniform<double>({3, n}, 0.999, 1.001, d), 1); },
+              1e-12);
+    same_scan([n](dev_t d) { return cunp::cumsum(ints<std::int64_t>({5, n}, -99, 99, d), 1); });
+  }
+  for (index_t from : {0, 1}) {
+    INFO("rows of a[:, " << from << ":16400]");
+    same_scan([from](dev_t d) {
+      return cunp::cumsum(cunp::view(ints<float>({4, 20000}, 0, 8, d), cunp::all,
+                                     slice(from, 16400)), 1);
+    });
+  }
 
   // Other axes: one thread per column, chunks of a column chained.
   same_scan([](dev_t d) { return cunp::cumsum(ints<float>({1000, 300}, 0, 8, d), 0); });

@@ -4,15 +4,16 @@
 // - one row (a flattened array, or an axis that is the only one longer than 1): CUB's
 //   single-pass decoupled look-back scan (cub::DeviceScan::InclusiveScan), temporary storage
 //   from cunp's pool; a contiguous expression is read through its binding, without a temporary;
-// - rows along a contiguous last axis: a block scans a tile of one row (cub::BlockScan) and the
-//   tiles of a row are chained by the same decoupled look-back; rows shorter than half a tile
-//   share tiles through a segmented block scan;
+// - rows along a contiguous last axis: rows of at least a tile, 16-byte aligned, of float,
+//   double or 32/64-bit integers read as they are go to the vector tile scan (scan_tiles.cuh);
+//   other rows to a kernel where a block scans a tile of one row (cub::BlockScan), the tiles of a
+//   row chained by the same decoupled look-back; rows shorter than half a tile share tiles
+//   through a segmented block scan;
 // - any other axis: one thread per column, so that neighbouring threads touch neighbouring
 //   elements, each walking a chunk of its column in registers; the chunks of a column are
 //   chained by a per-column look-back.
 // Inputs whose axes do not merge into one of these forms are first copied into C order.
 #pragma once
-#include <cuda/atomic>
 #include <cub/block/block_load.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/block/block_store.cuh>
@@ -21,6 +22,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include "cunp/detail/cuda/elementwise.cuh"
+#include "cunp/detail/cuda/scan_tiles.cuh"
 #include "cunp/scan.hpp"
 
 namespace cunp::detail {
@@ -85,88 +87,6 @@ void device_scan(cunp::device dev, In in, V* out, index_t n, Op op, cudaStream_t
   };
   if (n <= index_t(0xffffffff)) run(static_cast<std::uint32_t>(n));
   else run(static_cast<std::uint64_t>(n));
-}
-
-// ---------------------------------------------------------------------------------------------
-// Decoupled look-back between the links of a chain (the tiles of a row, the chunks of a column).
-// A link publishes its own aggregate as soon as it has it, and its inclusive prefix once the
-// links before it are known; a successor adds aggregates going back until it meets a prefix.
-// Links take their numbers from a counter in the order they start, so a link only ever waits on
-// links that are already running: no deadlock, whatever the order the hardware starts blocks in.
-
-enum : unsigned { link_empty = 0, link_aggregate = 1, link_prefix = 2 };
-
-template <class V> struct chain_status {
-  unsigned long long* counter;  // next tile number
-  unsigned* flags;              // per link: link_empty, link_aggregate or link_prefix
-  V* aggregates;                // written before the flag says link_aggregate
-  V* prefixes;                  // written before the flag says link_prefix
-};
-
-template <class V>
-__device__ __forceinline__ void publish(const chain_status<V>& s, std::int64_t i, const V& v,
-                                        unsigned state) {
-  (state == link_prefix ? s.prefixes : s.aggregates)[i] = v;
-  ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device>(s.flags[i]).store(
-      state, ::cuda::std::memory_order_release);
-}
-
-/// A value that another block published, read from L2 past this SM's L1 (as CUB reads its tile
-/// descriptors); link values are aligned to their size (make_status).
-template <class V> __device__ __forceinline__ V load_published(const V* p) {
-  using W = std::conditional_t<
-      sizeof(V) == 1, unsigned char,
-      std::conditional_t<sizeof(V) == 2, unsigned short,
-                         std::conditional_t<sizeof(V) == 4, unsigned int,
-                                            std::conditional_t<sizeof(V) == 8, unsigned long long,
-                                                               ulonglong2>>>>;
-  static_assert(sizeof(W) == sizeof(V), "accumulators are 1, 2, 4, 8 or 16 bytes");
-  const W w = __ldcg(reinterpret_cast<const W*>(p));
-  V v;
-  memcpy(&v, &w, sizeof(V));
-  return v;
-}
-
-/// The combination of the links before link i of its chain (i - step, i - 2 step, ...); the
-/// first link of every chain publishes a prefix at once, which ends the walk.
-template <class V, class Op>
-__device__ V look_back(const chain_status<V>& s, std::int64_t i, std::int64_t step, Op op) {
-  V prefix{};
-  bool have = false;
-  for (std::int64_t p = i - step;; p -= step) {
-    ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> flag(s.flags[p]);
-    unsigned state;
-    while ((state = flag.load(::cuda::std::memory_order_acquire)) == link_empty) __nanosleep(32);
-    const V v = load_published(state == link_prefix ? s.prefixes + p : s.aggregates + p);
-    prefix = have ? op(v, prefix) : v;
-    have = true;
-    if (state == link_prefix) return prefix;
-  }
-}
-
-/// The next tile number for the block, read by every thread.
-inline __device__ std::int64_t next_tile(unsigned long long* counter, std::int64_t& slot) {
-  if (threadIdx.x == 0) slot = static_cast<std::int64_t>(atomicAdd(counter, 1ull));
-  __syncthreads();
-  const std::int64_t t = slot;
-  __syncthreads();  // everyone has read the slot before thread 0 writes the next number
-  return t;
-}
-
-/// One pool block for the counter and `links` links' flags and values; counter and flags zeroed.
-template <class V>
-ndarray<std::uint8_t> make_status(cunp::device dev, std::int64_t links, chain_status<V>& s,
-                                  cudaStream_t st) {
-  const std::size_t head = (8 + 4 * static_cast<std::size_t>(links) + 15) / 16 * 16;
-  const std::size_t values = sizeof(V) * static_cast<std::size_t>(links);
-  ndarray<std::uint8_t> buf({static_cast<index_t>(head + 2 * values)}, dev);
-  auto* base = buf.data();
-  s.counter = reinterpret_cast<unsigned long long*>(base);
-  s.flags = reinterpret_cast<unsigned*>(base + 8);
-  s.aggregates = reinterpret_cast<V*>(base + head);
-  s.prefixes = s.aggregates + links;
-  CUNP_CUDA_CHECK(cudaMemsetAsync(base, 0, head, st));
-  return buf;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -371,19 +291,23 @@ void scan_into(cuda_backend, const ndarray<R>& out, const ndarray<L>& x, std::op
   V* o = reinterpret_cast<V*>(out.data());
   const Op op{};
 
+  // The input as the accumulator itself (float, or int64 as uint64): read directly.
+  constexpr bool as_is = std::is_same_v<cuda::scan_value_t<L>, V> &&
+                         !(Nan && (is_floating_v<L> || is_complex_v<L>));
+  [[maybe_unused]] const V* in = reinterpret_cast<const V*>(x.data());
   if (g.outer == 1 && g.inner == 1) {
-    // The input as the accumulator itself (float, or int64 as uint64): CUB reads it directly.
-    constexpr bool as_is = std::is_same_v<cuda::scan_value_t<L>, V> &&
-                           !(Nan && (is_floating_v<L> || is_complex_v<L>));
     if constexpr (as_is) {
-      if (g.in_step == 1)
-        return cuda::device_scan(dev, reinterpret_cast<const V*>(x.data()), o, g.n, op, st);
+      if (g.in_step == 1) return cuda::device_scan(dev, in, o, g.n, op, st);
     }
     const cuda::strided_loader<R, V, Prod, Nan, L> load{x.data(), g.in_step};
     cuda::device_scan(dev, cuda::indexed(load), o, g.n, op, st);
     return;
   }
 
+  if constexpr (as_is && cuda::cub_arithmetic_v<V>) {
+    if (g.inner == 1 && cuda::tile_scan_fits(in, o, g.n, g.in_outer, g.outer))
+      return cuda::tile_scan(dev, in, o, g.n, g.in_outer, g.outer, op, st);
+  }
   cuda::chain_status<V> s{};
   if (g.inner == 1) {
     const bool segmented = 2 * g.n <= row_tile;
