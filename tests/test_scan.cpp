@@ -347,10 +347,10 @@ TEST_CASE("GPU scans agree with the cpu on every path", "[scan]") {
   same_scan([](dev_t d) { return cunp::cumprod(uniform<double>({400, 3000}, 0.999, 1.001, d), 1); },
             1e-12);
   same_scan([](dev_t d) { return cunp::cumsum(ints<cunp::complex128>({64, 3000}, -9, 9, d), 1); });
-  // Rows of at least a tile (8192 elements of 4 bytes, 4096 of 8) take the tile scan when every
-  // row starts on a 16-byte boundary: one tile, a ragged last tile, rows of a wider array (a
-  // sliced view), and rows that do not qualify (odd length, a view off the boundary).
-  for (index_t n : {8192, 3 * 8192 + 4, 8193}) {
+  // Rows of at least a tile (16384 elements of 4 bytes, 8192 of 8) take the tile scan when every
+  // row starts on a 16-byte boundary: whole tiles, a ragged last tile, rows of a wider array (a
+  // sliced view), and rows that do not qualify (short, odd length, a view off the boundary).
+  for (index_t n : {16384, 3 * 16384 + 4, 8193}) {
     INFO("long rows of " << n);
     same_scan([n](dev_t d) { return cunp::cumsum(ints<float>({7, n}, 0, 8, d), -1); });
     same_scan([n](dev_t d) { return cunp::cumprod(uniform<double>({3, n}, 0.999, 1.001, d), 1); },

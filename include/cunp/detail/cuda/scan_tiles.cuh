@@ -2,15 +2,16 @@
 // scans, and the vector tile scan built on it for rows along a contiguous last axis that are at
 // least a tile long (cumsum(a, -1) of a large matrix).
 //
-// That scan is shaped for the memory system alone: each thread holds 128 bytes, loaded as 8
+// That scan is shaped for the memory system alone: each thread holds 256 bytes, loaded as 16
 // independent 16-byte vectors issued together, each warp instruction reading 512 contiguous
 // bytes; the scan runs in registers and shuffles, and the results go back by the same vector
 // stores, with no shared-memory transposes in between. On the H200, cumsum over axis 1 of 16384^2
 // float32 went from 0.59 of copy (scan.cuh's row kernel, cub::BlockLoad/BlockScan/BlockStore) to
-// 0.75. One long row (the flattened cumsum) stays with CUB's scan: there the look-back crosses
-// tens of thousands of tiles and held this kernel at 0.58, where CUB reaches 0.74. Fewer bytes
-// a thread (4 vectors) measured 0.51 on rows; numbering tiles by blockIdx instead of the ticket
-// below, or 128 threads a block, changed nothing or lost.
+// 0.98; the bytes a thread holds decide it (4, 8, 16 vectors: 0.51, 0.76, 0.98; 512 threads of 8
+// vectors 0.95, of 16 0.52; numbering tiles by blockIdx instead of the ticket below changed
+// nothing). One long row (the flattened cumsum) stays with CUB's scan (0.75): there every tile
+// walks back window by window to the last published prefix, tiles in flight behind it, and this
+// kernel reached 0.58-0.68.
 #pragma once
 #include <cuda/atomic>
 
@@ -106,7 +107,7 @@ ndarray<std::uint8_t> make_status(cunp::device dev, std::int64_t links, chain_st
 // they are, with cuda::std::plus or multiplies, every row of input and output 16-byte aligned.
 
 inline constexpr int tile_threads = 256;
-inline constexpr int tile_vectors = 8;  // 16-byte vectors per thread: 128 bytes in flight each
+inline constexpr int tile_vectors = 16;  // 16-byte vectors per thread: 256 bytes in flight each
 
 /// Elements of V in one 16-byte vector, and in one tile.
 template <class V> inline constexpr int tile_vec = int(16 / sizeof(V));
