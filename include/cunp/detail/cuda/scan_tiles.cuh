@@ -188,7 +188,7 @@ CUNP_KERNEL void __launch_bounds__(tile_threads)
   const int first = (warp * Q * 32 + lane) * W;  // this thread's first element in the tile
   const bool full = valid >= tile;
 
-  // All loads before any arithmetic, so that a thread has its 128 bytes in flight at once.
+  // All loads before any arithmetic, so that a thread has its 256 bytes in flight at once.
   V v[Q][W];
   if (full) {
     const vec_t* src = reinterpret_cast<const vec_t*>(in + first);
