@@ -365,9 +365,32 @@ TEST_CASE("GPU scans agree with the cpu on every path", "[scan]") {
     });
   }
 
-  // Other axes: one thread per column, chunks of a column chained.
-  same_scan([](dev_t d) { return cunp::cumsum(ints<float>({1000, 300}, 0, 8, d), 0); });
-  same_scan([](dev_t d) { return cunp::cumsum(uniform<double>({3000, 700}, 0, 1, d), 0); }, 1e-12);
+  // Other axes, columns of at least 32 16-byte vectors on 16-byte boundaries: the tile scan down
+  // the columns (tiles of 256 rows): a partial stripe, several outer indices, one row, fewer rows
+  // than a warp holds in registers, a partial tile, long chains, sliced columns on and off the
+  // boundary, wrapping int64.
+  for (index_t n : {1, 5, 20, 256, 300, 5000}) {
+    INFO("columns of " << n);
+    same_scan([n](dev_t d) { return cunp::cumsum(ints<float>({n, 300}, 0, 8, d), 0); });
+    same_scan([n](dev_t d) { return cunp::cumsum(ints<float>({3, n, 260}, 0, 8, d), 1); });
+    same_scan([n](dev_t d) { return cunp::cumprod(uniform<double>({n, 70}, 0.999, 1.001, d), 0); },
+              1e-12);
+    same_scan([n](dev_t d) {
+      return cunp::cumsum(ndarray<std::int64_t>(ints<std::int64_t>({n, 2, 66}, -99, 99, d) *
+                                                (std::int64_t(1) << 52)), 0);
+    });
+  }
+  for (index_t from : {4, 1}) {
+    INFO("columns of a[:, " << from << ":" << from + 512 << "]");
+    same_scan([from](dev_t d) {
+      return cunp::cumsum(cunp::view(ints<float>({700, 600}, 0, 8, d), cunp::all,
+                                     slice(from, from + 512)), 0);
+    });
+  }
+  // Other axes otherwise (narrower or odd columns, conversions, narrow types): one thread per
+  // column, chunks of a column chained.
+  same_scan([](dev_t d) { return cunp::cumsum(ints<float>({1000, 100}, 0, 8, d), 0); });
+  same_scan([](dev_t d) { return cunp::cumsum(uniform<double>({3000, 701}, 0, 1, d), 0); }, 1e-12);
   same_scan([](dev_t d) { return cunp::cumsum(ints<std::int32_t>({40, 50, 60}, -9, 9, d), 1); });
   same_scan([](dev_t d) { return cunp::cumsum(ints<std::int16_t>({7, 3000, 3}, -9, 9, d), 1); });
   same_scan([](dev_t d) { return cunp::cumsum(ints<cunp::float16>({2000, 40}, 0, 2, d), 0); });

@@ -9,9 +9,11 @@
 //   other rows to a kernel where a block scans a tile of one row (cub::BlockScan), the tiles of a
 //   row chained by the same decoupled look-back; rows shorter than half a tile share tiles
 //   through a segmented block scan;
-// - any other axis: one thread per column, so that neighbouring threads touch neighbouring
-//   elements, each walking a chunk of its column in registers; the chunks of a column are
-//   chained by a per-column look-back.
+// - any other axis: columns of the same accumulators, 16-byte aligned and at least 32 vectors
+//   wide, go to the vector tile scan down the columns (scan_tiles.cuh); others to a kernel with
+//   one thread per column, so that neighbouring threads touch neighbouring elements, each walking
+//   a chunk of its column in registers; the chunks of a column are chained by a per-column
+//   look-back.
 // Inputs whose axes do not merge into one of these forms are first copied into C order.
 #pragma once
 #include <cub/block/block_load.cuh>
@@ -325,6 +327,11 @@ void scan_into(cuda_backend, const ndarray<R>& out, const ndarray<L>& x, std::op
     return;
   }
 
+  if constexpr (as_is && cuda::cub_arithmetic_v<V>) {
+    if (cuda::column_tile_fits(in, o, g.outer, g.n, g.inner, g.in_outer, g.in_step))
+      return cuda::column_tile_scan(dev, in, o, g.outer, g.n, g.inner, g.in_outer, g.in_step, op,
+                                    st);
+  }
   constexpr int rows = cuda::column_rows<V>();
   cuda::column_geometry cg{};
   cg.columns = g.outer * g.inner;
