@@ -181,9 +181,7 @@ CUNP_KERNEL void __launch_bounds__(tile_threads)
   const int lane = static_cast<int>(threadIdx.x % 32), warp = static_cast<int>(threadIdx.x / 32);
   const V one = scan_identity<V, Op>();
 
-  if (threadIdx.x == 0) tile_slot = static_cast<std::int64_t>(atomicAdd(s.counter, 1ull));
-  __syncthreads();
-  const std::int64_t t = tile_slot;
+  const std::int64_t t = next_tile(s.counter, tile_slot);
   const std::int64_t row = t / per, k = t - row * per;  // the k-th tile of its row
   in += row * in_row + k * tile;
   out += row * n + k * tile;
