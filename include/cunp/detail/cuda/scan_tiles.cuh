@@ -328,9 +328,20 @@ struct column_tiles {
   std::int64_t n, inner, in_outer, in_step;
   std::int64_t stripes_per_outer;  // stripes across one outer index's columns
   std::int64_t stripes;            // in all: outer * stripes_per_outer
+  std::int64_t tiles;              // stripes times the tiles down a column
 };
 inline constexpr int column_staged = 16;  // rows a thread stages in shared memory
 inline constexpr int column_tile_rows = tile_threads / 32 * (tile_vectors + column_staged);
+
+/// The tiles of a column scan of V over the (outer, n, inner) array.
+template <class V>
+column_tiles column_tiles_of(std::int64_t outer, std::int64_t n, std::int64_t inner,
+                             std::int64_t in_outer, std::int64_t in_step) {
+  column_tiles g{n, inner, in_outer, in_step, (inner / tile_vec<V> + 31) / 32, 0, 0};
+  g.stripes = outer * g.stripes_per_outer;
+  g.tiles = g.stripes * ((n + column_tile_rows - 1) / column_tile_rows);
+  return g;
+}
 
 /// The link's flag seen by every lane of the warp: the lanes poll until each sees it published,
 /// then agree on the lesser state any saw (states only grow, so every lane's acquire covers it).
@@ -462,9 +473,9 @@ bool column_tile_fits(const V* in, const V* out, std::int64_t outer, std::int64_
                       std::int64_t inner, std::int64_t in_outer, std::int64_t in_step) {
   constexpr int W = tile_vec<V>;
   const auto aligned = [](const V* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  const std::int64_t stripes = outer * ((inner / W + 31) / 32);
   return aligned(in) && aligned(out) && inner % W == 0 && in_outer % W == 0 && in_step % W == 0 &&
-         inner >= 32 * W && stripes * ((n + column_tile_rows - 1) / column_tile_rows) < (1ll << 31);
+         inner >= 32 * W &&
+         column_tiles_of<V>(outer, n, inner, in_outer, in_step).tiles < (1ll << 31);
 }
 
 /// The inclusive scans with op down the columns (column_tile_fits must hold).
@@ -472,15 +483,13 @@ template <class V, class Op>
 void column_tile_scan(cunp::device dev, const V* in, V* out, std::int64_t outer, std::int64_t n,
                       std::int64_t inner, std::int64_t in_outer, std::int64_t in_step, Op op,
                       cudaStream_t st) {
-  column_tiles g{n, inner, in_outer, in_step, (inner / tile_vec<V> + 31) / 32, 0};
-  g.stripes = outer * g.stripes_per_outer;
-  const std::int64_t tiles = g.stripes * ((n + column_tile_rows - 1) / column_tile_rows);
+  const column_tiles g = column_tiles_of<V>(outer, n, inner, in_outer, in_step);
   chain_status<vec<V, tile_vec<V>>> s{};
-  const auto status = make_status(dev, tiles, s, st, 32);
+  const auto status = make_status(dev, g.tiles, s, st, 32);
   const auto kernel = column_tile_scan_kernel<V, Op>;
   constexpr int stage = column_staged * tile_threads * 16;
   CUNP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, stage));
-  kernel<<<static_cast<unsigned>(tiles), tile_threads, stage, st>>>(in, out, g, s, op);
+  kernel<<<static_cast<unsigned>(g.tiles), tile_threads, stage, st>>>(in, out, g, s, op);
   CUNP_CUDA_CHECK_LAUNCH("column_tile_scan_kernel");
 }
 
