@@ -1,8 +1,10 @@
 // Scans: cumsum, cumprod, nancumsum, nancumprod and diff against NumPy, and every GPU scan path
-// (CUB's one-row scan, the vector tile scan of long rows, chained and segmented row tiles,
-// column chunks, the copy fallback, the expression reader) against the cpu backend.
+// (CUB's one-row scan, the streaming scan of one long row, the vector tile scan of long rows,
+// chained and segmented row tiles, column chunks, the copy fallback, the expression reader)
+// against the cpu backend.
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
 #include <limits>
 #include <string>
 #include <vector>
@@ -96,6 +98,25 @@ ndarray<T> uniform(const shape_t& shape, double lo, double hi, cunp::device dev,
     x = cunp::detail::convert<T>(lo + (hi - lo) * double(seed >> 11) * 0x1p-53);
   }
   return cunp::asarray(v, shape, cpu).to(dev);
+}
+
+/// n signed powers of two whose running product stays within 2^-24..2^24, so that every product
+/// of a run of them is exact in float32 and a cumprod must come out the same in any order of
+/// multiplication. (Factors near 1 do not: rounding a product near 1.0 is biased, -5e-10 a
+/// multiplication, so tile products drift from the sequential one by ~4e-6 a tile of 8192.)
+ndarray<float> powers_of_two(index_t n, cunp::device dev) {
+  std::vector<float> v(static_cast<std::size_t>(n));
+  std::uint64_t seed = 3;
+  int e = 0;
+  for (auto& x : v) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    const int r = static_cast<int>((seed >> 33) % 6);  // halve, double or keep; odd r negates
+    int step = r < 2 ? -1 : r < 4 ? 1 : 0;
+    if (std::abs(e + step) > 24) step = -step;
+    e += step;
+    x = std::ldexp(r % 2 ? -1.0f : 1.0f, step);
+  }
+  return cunp::asarray(v, {n}, cpu).to(dev);
 }
 
 /// Fills and frees a pool block of `bytes` on a GPU, so that the next output of that size does
@@ -312,10 +333,29 @@ TEST_CASE("GPU scans agree with the cpu on every path", "[scan]") {
       return cunp::cumprod(ndarray<std::uint64_t>(k * std::uint64_t(2) + std::uint64_t(1)));
     });
   }
-  const index_t big = (index_t(1) << 22) + 3;
-  same_scan([=](dev_t d) { return cunp::cumsum(ints<float>({big}, 0, 4, d)); });
-  same_scan([=](dev_t d) { return cunp::cumsum(ints<double>({big}, -1000, 1000, d)); });
-  same_scan([&](dev_t d) { return cunp::cumsum(wrapping(big, d)); });
+  // Rows of 2^16 or more float32 or 32-bit integer accumulators on 16-byte boundaries take the
+  // streaming scan (tiles of 32 KiB): one tile, fewer tiles than multiprocessors, many, a ragged
+  // last tile whose bulk copy stops short of its last 1-3 elements; a view off the boundary and
+  // 8-byte accumulators stay with CUB's scan.
+  for (index_t n : {index_t(1) << 16, (index_t(1) << 16) + 3, index_t(300001),
+                    (index_t(1) << 20) + 8192 + 5, (index_t(1) << 22) + 3,
+                    (index_t(1) << 23) + 2}) {
+    INFO("streamed, " << n << " elements");
+    same_scan([n](dev_t d) { return cunp::cumsum(ints<float>({n}, 0, 4, d)); });
+    same_scan([n](dev_t d) { return cunp::cumprod(powers_of_two(n, d)); });
+    same_scan([n](dev_t d) {
+      return cunp::cumsum<std::int32_t>(ints<std::int32_t>({n}, -9, 9, d));
+    });
+    same_scan([n](dev_t d) {  // odd factors: the wrapped product never reaches 0
+      const auto k = ints<std::uint32_t>({n}, 0, 8, d);
+      return cunp::cumprod<std::uint32_t>(ndarray<std::uint32_t>(k * 2u + 1u));
+    });
+    same_scan([n](dev_t d) { return cunp::cumsum(ints<double>({n}, -1000, 1000, d)); });
+    same_scan([&](dev_t d) { return cunp::cumsum(wrapping(n, d)); });
+  }
+  same_scan([](dev_t d) {
+    return cunp::cumsum(cunp::view(ints<float>({(1 << 21) + 1}, 0, 4, d), slice(1, none)));
+  });
   // Views starting off and on a 16-byte boundary.
   for (index_t from : {1, 4}) {
     INFO("a[" << from << ":]");

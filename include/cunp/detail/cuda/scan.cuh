@@ -1,9 +1,11 @@
 // cunp/detail/cuda/scan.cuh: the CUDA scans behind cumsum, cumprod, nancumsum and nancumprod.
 //
 // Every path reads the input once and writes the output once:
-// - one row (a flattened array, or an axis that is the only one longer than 1): CUB's
-//   single-pass decoupled look-back scan (cub::DeviceScan::InclusiveScan), temporary storage
-//   from cunp's pool; a contiguous expression is read through its binding, without a temporary;
+// - one row (a flattened array, or an axis that is the only one longer than 1): a contiguous row
+//   of float32 or 32-bit integer accumulators, 16-byte aligned, of at least 2^16, goes to the
+//   streaming scan (scan_stream.cuh); others to CUB's single-pass decoupled look-back scan
+//   (cub::DeviceScan::InclusiveScan), temporary storage from cunp's pool; a contiguous
+//   expression is read through its binding, without a temporary;
 // - rows along a contiguous last axis: rows of at least a tile, 16-byte aligned, of float,
 //   double or 32/64-bit integers read as they are go to the vector tile scan (scan_tiles.cuh);
 //   other rows to a kernel where a block scans a tile of one row (cub::BlockScan), the tiles of a
@@ -24,6 +26,7 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include "cunp/detail/cuda/elementwise.cuh"
+#include "cunp/detail/cuda/scan_stream.cuh"
 #include "cunp/detail/cuda/scan_tiles.cuh"
 #include "cunp/scan.hpp"
 
@@ -299,6 +302,10 @@ void scan_into(cuda_backend, const ndarray<R>& out, const ndarray<L>& x, std::op
   [[maybe_unused]] const V* in = reinterpret_cast<const V*>(x.data());
   if (g.outer == 1 && g.inner == 1) {
     if constexpr (as_is) {
+      if constexpr (cuda::cub_arithmetic_v<V> && cuda::packed_links_v<V>) {
+        if (g.in_step == 1 && cuda::stream_scan_fits(dev, in, o, g.n, op))
+          return cuda::stream_scan(dev, in, o, g.n, op, st);
+      }
       if (g.in_step == 1) return cuda::device_scan(dev, in, o, g.n, op, st);
     }
     const cuda::strided_loader<R, V, Prod, Nan, L> load{x.data(), g.in_step};

@@ -10,9 +10,9 @@
 // float32 went from 0.59 of copy (scan.cuh's row kernel, cub::BlockLoad/BlockScan/BlockStore) to
 // 0.98; the bytes a thread holds decide it (4, 8, 16 vectors: 0.51, 0.76, 0.98; 512 threads of 8
 // vectors 0.95, of 16 0.52; numbering tiles by blockIdx instead of the ticket below changed
-// nothing). One long row (the flattened cumsum) stays with CUB's scan (0.75): there every tile
-// walks back window by window to the last published prefix, tiles in flight behind it, and this
-// kernel reached 0.58-0.68.
+// nothing). One long row (the flattened cumsum) is not for it: there every tile walks back
+// window by window to the last published prefix, tiles in flight behind it, and this kernel
+// reached 0.58-0.68; it goes to the streaming scan (scan_stream.cuh).
 #pragma once
 #include <cuda/atomic>
 #include <cuda_pipeline_primitives.h>
@@ -31,19 +31,34 @@ namespace cunp::detail::cuda {
 
 enum : unsigned { link_empty = 0, link_aggregate = 1, link_prefix = 2 };
 
+/// A link of an accumulator of 4 bytes is one 8-byte word, its state in the low half and its value
+/// in the high half, stored and read whole and relaxed: the word carries its own value, so no
+/// fence has to order a value before a flag (a release store waits for the value's store to
+/// reach L2, an L2 round trip in the middle of the chain). Wider accumulators have a flag
+/// (release/acquire) and two arrays of values.
+template <class V> inline constexpr bool packed_links_v = sizeof(V) == 4;
+
 template <class V> struct chain_status {
   unsigned long long* counter;  // next tile number
   unsigned* flags;              // per link: link_empty, link_aggregate or link_prefix
   V* aggregates;                // written before the flag says link_aggregate
   V* prefixes;                  // written before the flag says link_prefix
+  unsigned long long* words;    // per link, packed_links_v: value << 32 | state
 };
 
 template <class V>
 __device__ __forceinline__ void publish(const chain_status<V>& s, std::int64_t i, const V& v,
                                         unsigned state) {
-  (state == link_prefix ? s.prefixes : s.aggregates)[i] = v;
-  ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device>(s.flags[i]).store(
-      state, ::cuda::std::memory_order_release);
+  if constexpr (packed_links_v<V>) {
+    unsigned bits;
+    memcpy(&bits, &v, sizeof(V));
+    ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device>(s.words[i]).store(
+        (static_cast<unsigned long long>(bits) << 32) | state, ::cuda::std::memory_order_relaxed);
+  } else {
+    (state == link_prefix ? s.prefixes : s.aggregates)[i] = v;
+    ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device>(s.flags[i]).store(
+        state, ::cuda::std::memory_order_release);
+  }
 }
 
 /// A value that another block published, read from L2 past this SM's L1 (as CUB reads its tile
@@ -62,6 +77,37 @@ template <class V> __device__ __forceinline__ V load_published(const V* p) {
   return v;
 }
 
+/// Link p's state, read relaxed; a packed link's value comes with it, into `v`.
+template <class V>
+__device__ __forceinline__ unsigned peek_link(const chain_status<V>& s, std::int64_t p, V& v) {
+  if constexpr (packed_links_v<V>) {
+    const unsigned long long w =
+        ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device>(s.words[p]).load(
+            ::cuda::std::memory_order_relaxed);
+    const auto bits = static_cast<unsigned>(w >> 32);
+    memcpy(&v, &bits, sizeof(V));
+    return static_cast<unsigned>(w);
+  } else {
+    return ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device>(s.flags[p]).load(
+        ::cuda::std::memory_order_relaxed);
+  }
+}
+
+/// Orders the value reads after the states that peek_link saw published (nothing to order for
+/// packed links).
+template <class V> __device__ __forceinline__ void after_peeks() {
+  if constexpr (!packed_links_v<V>)
+    ::cuda::atomic_thread_fence(::cuda::std::memory_order_acquire, ::cuda::thread_scope_device);
+}
+
+/// The value of link p, published in `state` and peeked (then after_peeks) into `peeked`.
+template <class V>
+__device__ __forceinline__ V link_value(const chain_status<V>& s, std::int64_t p, unsigned state,
+                                        const V& peeked) {
+  if constexpr (packed_links_v<V>) return peeked;
+  else return load_published(state == link_prefix ? s.prefixes + p : s.aggregates + p);
+}
+
 /// The combination of the links before link i of its chain (i - step, i - 2 step, ...); the
 /// first link of every chain publishes a prefix at once, which ends the walk.
 template <class V, class Op>
@@ -69,10 +115,11 @@ __device__ V look_back(const chain_status<V>& s, std::int64_t i, std::int64_t st
   V prefix{};
   bool have = false;
   for (std::int64_t p = i - step;; p -= step) {
-    ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device> flag(s.flags[p]);
+    V v{};
     unsigned state;
-    while ((state = flag.load(::cuda::std::memory_order_acquire)) == link_empty) __nanosleep(32);
-    const V v = load_published(state == link_prefix ? s.prefixes + p : s.aggregates + p);
+    while ((state = peek_link(s, p, v)) == link_empty) __nanosleep(32);
+    after_peeks<V>();
+    v = link_value(s, p, state, v);
     prefix = have ? op(v, prefix) : v;
     have = true;
     if (state == link_prefix) return prefix;
@@ -88,21 +135,30 @@ inline __device__ std::int64_t next_tile(unsigned long long* counter, std::int64
   return t;
 }
 
-/// One pool block for the counter and `links` links' flags and values (`width` values a link,
-/// link i's at i * width); counter and flags zeroed.
+/// One pool block for the counter and `links` links' states and values (`width` values a link,
+/// link i's at i * width; packed links are one word each); counter and states zeroed.
 template <class V>
 ndarray<std::uint8_t> make_status(cunp::device dev, std::int64_t links, chain_status<V>& s,
                                   cudaStream_t st, int width = 1) {
-  const std::size_t head = (8 + 4 * static_cast<std::size_t>(links) + 15) / 16 * 16;
-  const std::size_t values = sizeof(V) * static_cast<std::size_t>(links) * width;
-  ndarray<std::uint8_t> buf({static_cast<index_t>(head + 2 * values)}, dev);
-  auto* base = buf.data();
-  s.counter = reinterpret_cast<unsigned long long*>(base);
-  s.flags = reinterpret_cast<unsigned*>(base + 8);
-  s.aggregates = reinterpret_cast<V*>(base + head);
-  s.prefixes = s.aggregates + links * width;
-  CUNP_CUDA_CHECK(cudaMemsetAsync(base, 0, head, st));
-  return buf;
+  if constexpr (packed_links_v<V>) {
+    const std::size_t bytes = 8 + 8 * static_cast<std::size_t>(links) * width;
+    ndarray<std::uint8_t> buf({static_cast<index_t>(bytes)}, dev);
+    s.counter = reinterpret_cast<unsigned long long*>(buf.data());
+    s.words = s.counter + 1;
+    CUNP_CUDA_CHECK(cudaMemsetAsync(buf.data(), 0, bytes, st));
+    return buf;
+  } else {
+    const std::size_t head = (8 + 4 * static_cast<std::size_t>(links) + 15) / 16 * 16;
+    const std::size_t values = sizeof(V) * static_cast<std::size_t>(links) * width;
+    ndarray<std::uint8_t> buf({static_cast<index_t>(head + 2 * values)}, dev);
+    auto* base = buf.data();
+    s.counter = reinterpret_cast<unsigned long long*>(base);
+    s.flags = reinterpret_cast<unsigned*>(base + 8);
+    s.aggregates = reinterpret_cast<V*>(base + head);
+    s.prefixes = s.aggregates + links * width;
+    CUNP_CUDA_CHECK(cudaMemsetAsync(base, 0, head, st));
+    return buf;
+  }
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -125,42 +181,89 @@ template <class V, class Op> __device__ __forceinline__ V scan_identity() {
   else return V(0);
 }
 
-/// The combination, in tile order, of the tiles before tile t, read by the whole of warp 0: each
-/// lane watches one of 32 predecessors at a time, so a tile waits for the slowest of a window
-/// rather than walking back one L2 round trip per tile. Every lane returns the same value.
-template <class V, class Op>
+/// The combination, in tile order, of the tiles before tile t, read by one whole warp: a window
+/// of 32 * K predecessors at a time, K rows of 32 (lane l watches link l of each row, so each
+/// row is one coalesced read), so a tile waits for the slowest of a window rather than walking
+/// back one L2 round trip per tile. The states are read relaxed, all at once, and one fence
+/// orders the values after them (an acquire load each would make the K reads one round trip
+/// after another; packed links need neither fence nor second read). Every lane returns the same
+/// value.
+template <int K = 1, class V, class Op>
 __device__ V warp_look_back(const chain_status<V>& s, std::int64_t t, Op op) {
   const int lane = static_cast<int>(threadIdx.x % 32);
   const V one = scan_identity<V, Op>();
   V prefix = one;
-  for (std::int64_t end = t;; end -= 32) {
-    const std::int64_t p = end - 32 + lane;
-    const auto flag = [&] {
-      return ::cuda::atomic_ref<unsigned, ::cuda::thread_scope_device>(s.flags[p]).load(
-          ::cuda::std::memory_order_acquire);
-    };
+  for (std::int64_t end = t;; end -= 32 * K) {
+    const std::int64_t first = end - 32 * K + lane;  // the lane's links: first + 32 k
     // Before tile 0 there is nothing: an empty prefix, never waited on (tile 0's own prefix
     // always ends the walk first).
-    unsigned state = p < 0 ? unsigned(link_prefix) : flag();
-    while (__any_sync(~0u, state == link_empty)) {
+    unsigned state[K];
+    V w[K];
+    bool waiting = false;
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      w[k] = one;
+      state[k] = first + 32 * k < 0 ? unsigned(link_prefix) : peek_link(s, first + 32 * k, w[k]);
+      waiting |= state[k] == link_empty;
+    }
+    while (__any_sync(~0u, waiting)) {
       __nanosleep(32);
-      if (state == link_empty) state = flag();
+      waiting = false;
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        if (state[k] == link_empty)
+          waiting |= (state[k] = peek_link(s, first + 32 * k, w[k])) == link_empty;
+    }
+    after_peeks<V>();
+    // The latest prefix in the window ends the walk: it and the aggregates after it count.
+    int row = -1, from = 0;
+#pragma unroll
+    for (int k = 0; k < K; ++k) {
+      const unsigned prefixes = __ballot_sync(~0u, state[k] == link_prefix);
+      if (prefixes) row = k, from = 31 - __clz(static_cast<int>(prefixes));
     }
     V v = one;
-    if (p >= 0) v = load_published(state == link_prefix ? s.prefixes + p : s.aggregates + p);
-    // The latest prefix in the window ends the walk: it and the aggregates after it count.
-    const unsigned prefixes = __ballot_sync(~0u, state == link_prefix);
-    const int from = prefixes ? 31 - __clz(static_cast<int>(prefixes)) : 0;
-    if (lane < from) v = one;
-    // Butterfly in lane order: both lanes of a pair compute lower op higher, so all agree.
 #pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-      const V w = __shfl_xor_sync(~0u, v, d);
-      v = lane & d ? op(w, v) : op(v, w);
+    for (int k = 0; k < K; ++k) {
+      const std::int64_t p = first + 32 * k;
+      V x = (k > row || (k == row && lane >= from)) && p >= 0 ? link_value(s, p, state[k], w[k])
+                                                             : one;
+      // Butterfly in lane order: both lanes of a pair compute lower op higher, so all agree.
+#pragma unroll
+      for (int d = 1; d < 32; d *= 2) {
+        const V y = __shfl_xor_sync(~0u, x, d);
+        x = lane & d ? op(y, x) : op(x, y);
+      }
+      v = op(v, x);
     }
     prefix = op(v, prefix);
-    if (prefixes) return prefix;
+    if (row >= 0) return prefix;
   }
+}
+
+/// A warp's Q runs of 32 vectors of W elements, lane l holding the l-th vector of each run in
+/// v[q]: each vector scanned in place, then per run an inclusive scan of the lanes' vector totals;
+/// pre[q] gets what comes before this lane's vector q within the warp's runs. Returns the
+/// combination of all the runs, on every lane.
+template <int Q, int W, class V, class Op>
+__device__ __forceinline__ V warp_scan_runs(V (&v)[Q][W], V (&pre)[Q], Op op) {
+  const int lane = static_cast<int>(threadIdx.x % 32);
+  V carry = scan_identity<V, Op>();  // the runs before run q
+#pragma unroll
+  for (int q = 0; q < Q; ++q) {
+#pragma unroll
+    for (int j = 1; j < W; ++j) v[q][j] = op(v[q][j - 1], v[q][j]);
+    V x = v[q][W - 1];
+#pragma unroll
+    for (int d = 1; d < 32; d *= 2) {
+      const V y = __shfl_up_sync(~0u, x, d);
+      if (lane >= d) x = op(y, x);
+    }
+    const V before = __shfl_up_sync(~0u, x, 1);
+    pre[q] = lane == 0 ? carry : op(carry, before);
+    carry = op(carry, __shfl_sync(~0u, x, 31));
+  }
+  return carry;
 }
 
 /// One tile per block, numbered by the chain's counter in the order blocks start; row r of n
@@ -210,24 +313,8 @@ CUNP_KERNEL void __launch_bounds__(tile_threads)
       }
   }
 
-  // Each vector scanned in place; then per run q an inclusive scan of the lanes' vector totals.
-  // pre[q]: what comes before this thread's vector q within the warp's runs.
   V pre[Q];
-  V carry = one;  // the warp's runs before run q
-#pragma unroll
-  for (int q = 0; q < Q; ++q) {
-#pragma unroll
-    for (int j = 1; j < W; ++j) v[q][j] = op(v[q][j - 1], v[q][j]);
-    V x = v[q][W - 1];
-#pragma unroll
-    for (int d = 1; d < 32; d *= 2) {
-      const V y = __shfl_up_sync(~0u, x, d);
-      if (lane >= d) x = op(y, x);
-    }
-    const V before = __shfl_up_sync(~0u, x, 1);
-    pre[q] = lane == 0 ? carry : op(carry, before);
-    carry = op(carry, __shfl_sync(~0u, x, 31));
-  }
+  const V carry = warp_scan_runs(v, pre, op);
   if (lane == 0) warp_totals[warp] = carry;
   __syncthreads();
 
