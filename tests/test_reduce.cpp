@@ -492,6 +492,22 @@ TEST_CASE("GPU full reductions of 2^20 elements agree with the cpu", "[reduce][g
   REQUIRE(same([&](backend dev) {
             return cunp::argmin(cunp::zeros<std::int32_t>({n}, dev));
           }).item() == 0);
+  // Ties and NaNs inside the GPU's batches (16 elements a thread): eight distinct values, every
+  // vector width; NaNs leading a run of ties for the nan- functions.
+  auto few = [&](cunp::device dev) { return uniform<std::int32_t>({n}, 0, 8, 13, dev); };
+  same([&](backend dev) { return cunp::argmax(few(dev)); });
+  same([&](backend dev) { return cunp::argmin(cunp::astype<float>(few(dev))); });
+  same([&](backend dev) { return cunp::argmax(cunp::astype<double>(few(dev))); });
+  same([&](backend dev) { return cunp::argmin(cunp::astype<cunp::float16>(few(dev))); });
+  auto leading_nan = [&](cunp::device dev) {
+    auto x = few(dev).astype<float>();
+    cunp::copyto(cunp::view(x, slice(0, 100003)),
+                 cunp::full<float>({100003}, std::numeric_limits<float>::quiet_NaN(), dev));
+    return x;
+  };
+  REQUIRE(same([&](backend dev) { return cunp::argmax(leading_nan(dev)); }).item() == 0);
+  REQUIRE(same([&](backend dev) { return cunp::nanargmax(leading_nan(dev)); }).item() >= 100003);
+  same([&](backend dev) { return cunp::nanargmin(leading_nan(dev)); });
   // Other dtypes: exact integer sums, float64, float16 and bfloat16 through float32, complex.
   same([&](backend dev) {
     return cunp::sum(uniform<std::int64_t>({n}, -1e15, 1e15, 2, dev));

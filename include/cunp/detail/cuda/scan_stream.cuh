@@ -241,32 +241,8 @@ CUNP_KERNEL void __launch_bounds__(stream_threads, 1)
       if (k < sw) warp_prefix = op(warp_prefix, warp_totals[j & 1][k]);
 
     counter_wait(roles.chained[j % R], j);
-    const V p0 = op(prefixes[j % R], warp_prefix);
-#pragma unroll
-    for (int q = 0; q < Q; ++q) {
-      const V p = op(p0, pre[q]);
-#pragma unroll
-      for (int k = 0; k < W; ++k) v[q][k] = op(p, v[q][k]);
-    }
-    V* dst = out + t * tile;
-    if (full) {
-#pragma unroll
-      for (int q = 0; q < Q; ++q) {
-        vec_t r;
-#pragma unroll
-        for (int k = 0; k < W; ++k) r.v[k] = v[q][k];
-        reinterpret_cast<vec_t*>(dst + first)[q * 32] = r;
-      }
-    } else {
-      const std::int64_t valid = n - t * tile;
-#pragma unroll
-      for (int q = 0; q < Q; ++q)
-#pragma unroll
-        for (int k = 0; k < W; ++k) {
-          const std::int64_t i = first + q * 32 * W + k;
-          if (i < valid) dst[i] = v[q][k];
-        }
-    }
+    store_runs(v, pre, op(prefixes[j % R], warp_prefix), out + t * tile, first, n - t * tile,
+               full, op);
   }
 #endif
 }

@@ -266,6 +266,39 @@ __device__ __forceinline__ V warp_scan_runs(V (&v)[Q][W], V (&pre)[Q], Op op) {
   return carry;
 }
 
+/// The last step of a tile scan: each of a lane's runs (warp_scan_runs' v and pre) combined with
+/// what precedes it, op(op(before, pre[q]), v[q][j]), and stored to the tile at dst: one 16-byte
+/// store a vector when the tile is whole, else the elements below `valid` one by one.
+template <int Q, int W, class V, class Op>
+__device__ __forceinline__ void store_runs(V (&v)[Q][W], const V (&pre)[Q], const V& before,
+                                           V* dst, int first, std::int64_t valid, bool full,
+                                           Op op) {
+#pragma unroll
+  for (int q = 0; q < Q; ++q) {
+    const V p = op(before, pre[q]);
+#pragma unroll
+    for (int j = 0; j < W; ++j) v[q][j] = op(p, v[q][j]);
+  }
+  if (full) {
+    using vec_t = vec<V, W>;
+#pragma unroll
+    for (int q = 0; q < Q; ++q) {
+      vec_t r;
+#pragma unroll
+      for (int j = 0; j < W; ++j) r.v[j] = v[q][j];
+      reinterpret_cast<vec_t*>(dst + first)[q * 32] = r;
+    }
+  } else {
+#pragma unroll
+    for (int q = 0; q < Q; ++q)
+#pragma unroll
+      for (int j = 0; j < W; ++j) {
+        const std::int64_t i = first + q * 32 * W + j;
+        if (i < valid) dst[i] = v[q][j];
+      }
+  }
+}
+
 /// One tile per block, numbered by the chain's counter in the order blocks start; row r of n
 /// elements starts at in + r * in_row and out + r * n and is `per` tiles. Warp w's lane
 /// l holds vectors (w * tile_vectors + q) * 32 + l of the tile (q < tile_vectors): each load
@@ -345,31 +378,7 @@ CUNP_KERNEL void __launch_bounds__(tile_threads)
   }
   __syncthreads();
 
-  const V prefix = block_prefix;
-#pragma unroll
-  for (int q = 0; q < Q; ++q) {
-    const V p = op(prefix, pre[q]);
-#pragma unroll
-    for (int j = 0; j < W; ++j) v[q][j] = op(p, v[q][j]);
-  }
-  if (full) {
-    vec_t* dst = reinterpret_cast<vec_t*>(out + first);
-#pragma unroll
-    for (int q = 0; q < Q; ++q) {
-      vec_t r;
-#pragma unroll
-      for (int j = 0; j < W; ++j) r.v[j] = v[q][j];
-      dst[q * 32] = r;
-    }
-  } else {
-#pragma unroll
-    for (int q = 0; q < Q; ++q)
-#pragma unroll
-      for (int j = 0; j < W; ++j) {
-        const std::int64_t i = first + q * 32 * W + j;
-        if (i < valid) out[i] = v[q][j];
-      }
-  }
+  store_runs(v, pre, block_prefix, out, first, valid, full, op);
 }
 
 /// Whether tile_scan can scan `rows` rows of n elements from `in` (rows in_row apart) into the
