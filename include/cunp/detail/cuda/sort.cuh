@@ -4,6 +4,7 @@
 // unique, bincount and histogram. Temporary storage comes from cunp's pool, on the array's
 // device and the calling thread's current stream.
 #pragma once
+#include <cooperative_groups.h>
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 #include <thrust/iterator/counting_iterator.h>
@@ -146,16 +147,10 @@ __device__ __forceinline__ bool negative_nan(const T& v) {
     return order_isnan(v) && ::signbit(v);
 }
 
-/// k[l] = how many NaNs with the sign bit set lead lane l: CUB's radix order puts them before
-/// -inf, NumPy's after +inf.
+/// How many NaNs with the sign bit set lead the sorted lane s of n elements. Almost every lane
+/// has none: one load then, not the binary search's ~log2(n) dependent ones (~15 us on 2^26).
 template <class T>
-CUNP_KERNEL void count_negative_nans(const T* data, std::int64_t lanes, std::int64_t n,
-                                     std::int64_t* k) {
-  const std::int64_t l = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
-  if (l >= lanes) return;
-  const T* s = data + l * n;
-  // Almost every lane has none: one load then, not the binary search's ~log2(n) dependent ones
-  // (~15 us on a lane of 2^26).
+__device__ std::int64_t leading_negative_nans(const T* s, std::int64_t n) {
   std::int64_t lo = 0, hi = negative_nan(s[0]) ? n : 0;
   while (lo < hi) {
     const std::int64_t mid = lo + (hi - lo) / 2;
@@ -164,15 +159,15 @@ CUNP_KERNEL void count_negative_nans(const T* data, std::int64_t lanes, std::int
     else
       hi = mid;
   }
-  k[l] = lo;
+  return lo;
 }
 
-/// One step of rotating each lane left by k[l] in place: reverse [0, k) and [k, n) (whole =
-/// false), then the whole lane (whole = true). Lanes with k[l] = 0 are left alone.
+/// One step of rotating each lane left by k[l] in place, over the whole grid: reverse [0, k)
+/// and [k, n) (whole = false), then the whole lane (whole = true). Lanes with k[l] = 0 are left
+/// alone.
 template <class T>
-CUNP_KERNEL void rotate_lanes(T* data, std::int64_t lanes, std::int64_t n, const std::int64_t* k,
+__device__ void reverse_lanes(T* data, std::int64_t lanes, std::int64_t n, const std::int64_t* k,
                               bool whole) {
-  if (lanes == 1 && k[0] == 0) return;
   const std::int64_t total = lanes * n, step = std::int64_t(gridDim.x) * blockDim.x;
   for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < total; i += step) {
     const std::int64_t l = i / n, j = i - l * n, kk = k[l];
@@ -192,20 +187,40 @@ CUNP_KERNEL void rotate_lanes(T* data, std::int64_t lanes, std::int64_t n, const
   }
 }
 
-/// Moves the NaNs with the sign bit set from the front of each sorted lane to its end.
+/// Moves the NaNs with the sign bit set from the front of each sorted lane (CUB's radix order
+/// puts them before -inf) to its end (NumPy's order puts them after +inf): a rotation of the lane
+/// by their count k[l], as one cooperative grid. Every block first reads every lane's first
+/// element; nothing is written before the first grid barrier, so all blocks see the same
+/// elements and, almost always, all leave at once. (A kernel for the count and one for each
+/// reversal cost ~8 us a sort: 0.5% of a sort of 2^26 float32, 10% of one of 2^20.)
+template <class T>
+CUNP_KERNEL void negative_nans_last_kernel(T* data, std::int64_t lanes, std::int64_t n,
+                                           std::int64_t* k) {
+  bool any = false;
+  for (std::int64_t l = threadIdx.x; l < lanes; l += blockDim.x)
+    any = any || negative_nan(data[l * n]);
+  if (!__syncthreads_or(any)) return;
+  const auto grid = cooperative_groups::this_grid();
+  for (std::int64_t l = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; l < lanes;
+       l += std::int64_t(gridDim.x) * blockDim.x)
+    k[l] = leading_negative_nans(data + l * n, n);
+  grid.sync();
+  reverse_lanes(data, lanes, n, k, false);
+  grid.sync();
+  reverse_lanes(data, lanes, n, k, true);
+}
+
+/// negative_nans_last_kernel on a grid of at most one block per SM, which a cooperative launch
+/// needs to fit on the device at once.
 template <class T>
 void negative_nans_last(int dev, cudaStream_t st, T* data, std::int64_t lanes, std::int64_t n) {
   ndarray<std::int64_t> k({lanes}, device(device::kind::cuda, dev));
-  count_negative_nans<<<unsigned((lanes + block_threads - 1) / block_threads), block_threads, 0,
-                        st>>>(data, lanes, n, k.data());
-  CUNP_CUDA_CHECK_LAUNCH("count_negative_nans");
-  // Few blocks: almost always every one of them leaves at once (no such NaN), and a full grid's
-  // worth of empty blocks cost microseconds on a sort of 2^20 elements.
-  const unsigned grid = std::min(grid_for(dev, lanes * n), unsigned(sm_count(dev)) * 4);
-  for (const bool whole : {false, true}) {
-    rotate_lanes<<<grid, block_threads, 0, st>>>(data, lanes, n, k.data(), whole);
-    CUNP_CUDA_CHECK_LAUNCH("rotate_lanes");
-  }
+  std::int64_t* kp = k.data();
+  const unsigned grid = std::min(grid_for(dev, lanes * n), unsigned(sm_count(dev)));
+  void* args[] = {&data, &lanes, &n, &kp};
+  CUNP_CUDA_CHECK(cudaLaunchCooperativeKernel(
+      reinterpret_cast<const void*>(negative_nans_last_kernel<T>), grid, block_threads, args, 0,
+      st));
 }
 
 // ---- complex numbers: a stable merge sort of (lane, value) keys with NumPy's comparison
