@@ -11,7 +11,10 @@
 // and may give, for the GPU's inner loops where the general combine costs more than the memory
 // traffic allows (fold_in and batch_reducer below use them):
 //   fold(a, v, i)    combine(a, load(v, i)) for an element v that comes after every element of a,
-//   load_batch(x)    the accumulator of the B consecutive elements x[0], ..., x[B - 1].
+//   load_batch(x)    the accumulator of the B consecutive elements x[0], ..., x[B - 1],
+//   fold_batch<W>(a, x, i, stride)
+//                    a folded with B elements that come after every element of a, in runs of W
+//                    consecutive ones: x[k] is element i + k / W * stride + k % W.
 // Adding a reduction is one reducer here and one line in reduce.hpp.
 #pragma once
 #include <cstdint>
@@ -85,6 +88,11 @@ CUNP_HD typename R::acc fold_in(const R& r, const typename R::acc& a, const V& v
 /// Whether the reducer takes B consecutive elements of type T at once (load_batch).
 template <class R, class T, int B>
 concept batch_reducer = requires(const R& r, const T (&x)[B]) { r.load_batch(x); };
+/// Whether the reducer folds B elements of type T in runs of W at once (fold_batch).
+template <class R, class T, int B, int W>
+concept run_batch_reducer = requires(const R& r, const typename R::acc& a, const T (&x)[B]) {
+  r.template fold_batch<W>(a, x, std::int64_t(0), std::int64_t(0));
+};
 
 /// Sums and products run in the result's math type; integer ones in uint64, which wraps as
 /// NumPy's int64 does without C++'s signed overflow.
@@ -277,6 +285,25 @@ struct arg_reducer {
     const bool better = Max ? less(a.v, b.v) : less(b.v, a.v);
     acc r = (a.i < 0) | (!nan_any(a.v) & (nan_any(b.v) | better)) ? b : a;
     if constexpr (SkipNaN) r.real = a.real || b.real;
+    return r;
+  }
+  /// The batch's extreme by value alone (NaN wins for argmax, is skipped for nanargmax), and the
+  /// element-wise fold only where that can change a: a compare and a select an element, where
+  /// fold also tracks the index and NaNs of a.
+  template <int W, int B>
+  CUNP_HD acc fold_batch(const acc& a, const V (&x)[B], std::int64_t i,
+                         std::int64_t stride) const {
+    value m = convert<value>(x[0]);
+    for (int k = 1; k < B; ++k) {
+      const value v = convert<value>(x[k]);
+      const bool better = Max ? less(m, v) : less(v, m);
+      m = (SkipNaN ? nan_any(m) : nan_any(v)) | better ? v : m;
+    }
+    bool changes = (a.i < 0) | nan_any(m) | (Max ? less(a.v, m) : less(m, a.v));
+    if constexpr (SkipNaN) changes = changes | !a.real;
+    if (!changes) return a;
+    acc r = a;
+    for (int k = 0; k < B; ++k) r = fold(r, x[k], i + k / W * stride + k % W);
     return r;
   }
   CUNP_HD out finish(const acc& a, std::int64_t) const {

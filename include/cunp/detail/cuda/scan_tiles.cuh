@@ -584,7 +584,15 @@ void column_tile_scan(cunp::device dev, const V* in, V* out, std::int64_t outer,
   const auto status = make_status(dev, g.tiles, s, st, 32);
   const auto kernel = column_tile_scan_kernel<V, Op>;
   constexpr int stage = column_staged * tile_threads * 16;
-  CUNP_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, stage));
+  // The opt-in is the kernel's on the current device: asked once per device (~1 us of host time
+  // a call otherwise).
+  static bool opted_in[64] = {};
+  const int d = dev.index();
+  if (d >= 64 || !opted_in[d]) {
+    CUNP_CUDA_CHECK(
+        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, stage));
+    if (d < 64) opted_in[d] = true;
+  }
   kernel<<<static_cast<unsigned>(g.tiles), tile_threads, stage, st>>>(in, out, g, s, op);
   CUNP_CUDA_CHECK_LAUNCH("column_tile_scan_kernel");
 }
