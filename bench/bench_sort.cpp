@@ -5,7 +5,9 @@
 // Names are <op>/<impl>/<dtype>/<elements>, impl cunp, cub or thrust. cunp's iterations
 // materialise a fresh output from the pool (what `auto s = cunp::sort(a);` costs); the raw rows
 // call the library into an output and temporary storage allocated once, outside the timing (the
-// raw call's best case; argsort's raw row also gets its 0..n-1 input values made beforehand).
+// raw call's best case; argsort's raw row also gets its 0..n-1 input values made beforehand) and
+// count items in int, as CUB's examples do (32-bit offsets, which CUB tunes for more items a
+// thread than 64-bit ones: the faster call).
 // bytes = the fewest bytes the op must move: the input read once, the output written once
 // (sort: 2n x itemsize; argsort: n x (itemsize + 8); unique: n x 8 read, the few unique values
 // not counted; searchsorted: the values read and the int64 indices written; the sorted array's
@@ -75,14 +77,16 @@ struct raw_sort {
   ndarray<std::uint8_t> temp;
   std::size_t bytes = 0;
   explicit raw_sort(const ndarray<T>& a) : in(a), out(a.shape(), gpu0) {
-    check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in.data(), out.data(), in.size(), 0,
-                                         int(8 * sizeof(T)), stream()),
+    check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in.data(), out.data(),
+                                         static_cast<int>(in.size()), 0, int(8 * sizeof(T)),
+                                         stream()),
           "cub::DeviceRadixSort::SortKeys");
     temp = ndarray<std::uint8_t>({static_cast<index_t>(bytes)}, gpu0);
   }
   void operator()() {
-    check(cub::DeviceRadixSort::SortKeys(temp.data(), bytes, in.data(), out.data(), in.size(), 0,
-                                         int(8 * sizeof(T)), stream()),
+    check(cub::DeviceRadixSort::SortKeys(temp.data(), bytes, in.data(), out.data(),
+                                         static_cast<int>(in.size()), 0, int(8 * sizeof(T)),
+                                         stream()),
           "cub::DeviceRadixSort::SortKeys");
   }
 };
@@ -101,15 +105,16 @@ struct raw_argsort {
         iota(cunp::arange<std::int64_t>(0, a.size(), 1, gpu0)),
         out(a.shape(), gpu0) {
     check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, in.data(), keys_out.data(), iota.data(),
-                                          out.data(), in.size(), 0, int(8 * sizeof(T)), stream()),
+                                          out.data(), static_cast<int>(in.size()), 0,
+                                          int(8 * sizeof(T)), stream()),
           "cub::DeviceRadixSort::SortPairs");
     temp = ndarray<std::uint8_t>({static_cast<index_t>(bytes)}, gpu0);
   }
   void operator()() {
-    check(
-        cub::DeviceRadixSort::SortPairs(temp.data(), bytes, in.data(), keys_out.data(), iota.data(),
-                                        out.data(), in.size(), 0, int(8 * sizeof(T)), stream()),
-        "cub::DeviceRadixSort::SortPairs");
+    check(cub::DeviceRadixSort::SortPairs(temp.data(), bytes, in.data(), keys_out.data(),
+                                          iota.data(), out.data(), static_cast<int>(in.size()), 0,
+                                          int(8 * sizeof(T)), stream()),
+          "cub::DeviceRadixSort::SortPairs");
   }
 };
 

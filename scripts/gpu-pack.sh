@@ -32,6 +32,7 @@ cmake --build --preset gpu -j "${JOBS:-$(nproc)}" "${targets[@]}"
 mkdir -p .gpubin build-gpu/lib
 # The GPU machine's Google Benchmark may have another soname: ship the one linked here.
 for exe in build-gpu/bench/bench_*; do
+  [[ -x "$exe" ]] || continue  # (none when only tests were named)
   ldd "$exe" | awk '/libbenchmark/ { print $3 }'
 done | sort -u | xargs -r -I{} cp -L {} build-gpu/lib/
 (

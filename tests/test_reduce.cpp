@@ -432,10 +432,7 @@ ndarray<T> uniform(const shape_t& shape, double lo, double hi, std::uint64_t see
   std::vector<double> v(static_cast<std::size_t>(cunp::shape_size(shape)));
   std::uint64_t s = seed;
   for (auto& x : v) {
-    std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    z ^= z >> 31;
+    const std::uint64_t z = splitmix64(s);
     x = lo + (hi - lo) * (static_cast<double>(z >> 11) * 0x1.0p-53);
     if constexpr (cunp::detail::is_integer_v<T>) x = std::floor(x);
   }

@@ -159,6 +159,17 @@ struct sort_key_of<double> {
 template <class T>
 using sort_key_t = typename sort_key_of<T>::type;
 
+/// The bits of +inf in floating T.
+template <class T>
+inline constexpr sort_key_t<T> inf_bits = [] {
+  if constexpr (std::is_same_v<T, float16>)
+    return sort_key_t<T>(0x7c00u);
+  else if constexpr (std::is_same_v<T, bfloat16>)
+    return sort_key_t<T>(0x7f80u);
+  else
+    return std::bit_cast<sort_key_t<T>>(std::numeric_limits<T>::infinity());
+}();
+
 template <class T>
 CUNP_HD constexpr sort_key_t<T> sort_key(const T& v) {
   using K = sort_key_t<T>;
@@ -168,18 +179,10 @@ CUNP_HD constexpr sort_key_t<T> sort_key(const T& v) {
   } else if constexpr (std::is_integral_v<T>) {
     return std::is_signed_v<T> ? K(K(v) ^ sign) : K(v);
   } else {
-    K u;
-    K inf;  // the bits of +inf
-    if constexpr (is_16bit_float_v<T>) {
-      u = v.bits;
-      inf = std::is_same_v<T, float16> ? K(0x7c00u) : K(0x7f80u);
-    } else {
-      u = std::bit_cast<K>(v);
-      inf = std::bit_cast<K>(std::numeric_limits<T>::infinity());
-    }
+    const K u = std::bit_cast<K>(v);
     const K mag = K(u & K(~sign));
-    if (mag > inf) return K(~K(0));  // NaN
-    if (mag == 0) return sign;       // -0.0 and 0.0
+    if (mag > inf_bits<T>) return K(~K(0));  // NaN
+    if (mag == 0) return sign;                // -0.0 and 0.0
     return (u & sign) ? K(~u) : K(u | sign);
   }
 }

@@ -88,10 +88,11 @@ CUNP_HD typename R::acc fold_in(const R& r, const typename R::acc& a, const V& v
 /// Whether the reducer takes B consecutive elements of type T at once (load_batch).
 template <class R, class T, int B>
 concept batch_reducer = requires(const R& r, const T (&x)[B]) { r.load_batch(x); };
-/// Whether the reducer folds B elements of type T in runs of W at once (fold_batch).
-template <class R, class T, int B, int W>
-concept run_batch_reducer = requires(const R& r, const typename R::acc& a, const T (&x)[B]) {
-  r.template fold_batch<W>(a, x, std::int64_t(0), std::int64_t(0));
+/// Whether the reducer folds batches of elements of type T at once (fold_batch, which takes
+/// batches and runs of any length).
+template <class R, class T>
+concept run_batch_reducer = requires(const R& r, const typename R::acc& a, const T (&x)[1]) {
+  r.template fold_batch<1>(a, x, std::int64_t(0), std::int64_t(0));
 };
 
 /// Sums and products run in the result's math type; integer ones in uint64, which wraps as

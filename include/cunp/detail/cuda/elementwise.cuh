@@ -15,9 +15,6 @@ namespace cuda {
 template <int N> struct slot_ptrs {
   const void* p[N];
 };
-template <class T, int V> struct alignas(sizeof(T) * V) vec {
-  T v[V];
-};
 
 // The element types of a bound tree's array leaves, in slot order.
 template <class... T> struct type_list {};
@@ -158,8 +155,8 @@ template <class OutT, class E> void evaluate(cuda_backend, const ndarray<OutT>& 
   bool aligned = true;
   [&]<class... LeafT>(cuda::type_list<LeafT...>*) {
     std::size_t k = 1;
-    aligned = reinterpret_cast<std::uintptr_t>(ptrs.p[0]) % (sizeof(OutT) * V) == 0;
-    ((aligned = aligned && reinterpret_cast<std::uintptr_t>(ptrs.p[k++]) % (sizeof(LeafT) * V) == 0), ...);
+    aligned = cuda::vec_aligned<OutT, V>(ptrs.p[0]);
+    ((aligned = aligned && cuda::vec_aligned<LeafT, V>(ptrs.p[k++])), ...);
   }(static_cast<Leaves*>(nullptr));
 
   if (contiguous && aligned) {
@@ -176,7 +173,7 @@ template <class OutT, class E> void evaluate(cuda_backend, const ndarray<OutT>& 
     const int nd = b.layout.shape.ndim;
     const index_t n0 = nd > 0 ? b.layout.shape.extent[nd - 1] : 1;
     bool vec_out = nd > 0 && b.layout.strides[0][nd - 1] == 1 &&
-                   reinterpret_cast<std::uintptr_t>(ptrs.p[0]) % (sizeof(OutT) * VS) == 0;
+                   cuda::vec_aligned<OutT, VS>(ptrs.p[0]);
     for (int d = 0; d + 1 < nd && vec_out; ++d) vec_out = b.layout.strides[0][d] % VS == 0;
     const index_t rows = n / n0, work = rows * ((n0 + VS - 1) / VS);
     bool small = n < (index_t(1) << 31);  // and every operand's reach, for 32-bit offsets

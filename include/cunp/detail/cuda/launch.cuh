@@ -1,4 +1,5 @@
-// cunp/detail/cuda/launch.cuh: grid sizing and the index arithmetic shared by cunp's kernels.
+// cunp/detail/cuda/launch.cuh: grid sizing, the index arithmetic and the vector accesses shared
+// by cunp's kernels.
 #pragma once
 #include <algorithm>
 #include <cstdint>
@@ -24,6 +25,26 @@ inline int sm_count(int dev) {
   return cached[dev];
 }
 
+/// Whether Kernel may take `bytes` of dynamic shared memory on device d (the current one): its
+/// binary built for sm_`min_arch` or later and the device able to give that much beside the
+/// kernel's static shared memory. Asked once per device, which also opts the kernel in (the
+/// setting is the kernel's on the current device; ~1 us of host time a call otherwise).
+template <auto Kernel>
+bool shared_memory_opt_in(int d, std::size_t bytes, int min_arch = 0) {
+  static signed char ok[64] = {};  // 0 not asked yet, 1 yes, -1 no
+  if (d >= 0 && d < 64 && ok[d]) return ok[d] > 0;
+  cudaFuncAttributes a{};
+  CUNP_CUDA_CHECK(cudaFuncGetAttributes(&a, Kernel));
+  int most = 0;
+  CUNP_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, d));
+  const bool fits = a.binaryVersion >= min_arch && a.sharedSizeBytes + bytes <= std::size_t(most);
+  if (fits)
+    CUNP_CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                         static_cast<int>(bytes)));
+  if (d >= 0 && d < 64) ok[d] = fits ? 1 : -1;
+  return fits;
+}
+
 /// Blocks for a grid-stride loop over n items: enough to fill every SM several times.
 inline unsigned grid_for(int dev, std::int64_t n, int items_per_thread = 1) {
   const std::int64_t want = (n + std::int64_t(block_threads) * items_per_thread - 1) /
@@ -43,6 +64,16 @@ __device__ __forceinline__ std::int64_t offset_of(I i, const strided_shape& shap
     i = q;
   }
   return off;
+}
+
+/// V elements of T loaded or stored as one access.
+template <class T, int V> struct alignas(sizeof(T) * V) vec {
+  T v[V];
+};
+
+/// Whether p can be accessed as vec<T, V>s.
+template <class T, int V> inline bool vec_aligned(const void* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % sizeof(vec<T, V>) == 0;
 }
 
 /// Bytes-sized stand-ins for the element types (copies move bits; complex128 is 8-byte aligned).

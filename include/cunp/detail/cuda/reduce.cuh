@@ -129,7 +129,7 @@ __device__ __forceinline__ typename R::acc reduce_vectors(const reduce_args<R, T
   using T = typename Tree::value_type;
   constexpr int U0 = sizeof...(LeafT) >= 4 ? 1 : 4 / int(sizeof...(LeafT));
   constexpr int U = batch_reducer<R, T, 2 * U0 * V> ? 2 * U0 : U0;
-  constexpr bool folds_batches = run_batch_reducer<R, T, U * V, V>;
+  constexpr bool folds_batches = run_batch_reducer<R, T>;
   // One accumulator per lane: V independent chains of combines (max of 2^28 float32 went from
   // 0.89 to 0.95 of copy with them).
   typename R::acc s[V];
@@ -287,7 +287,7 @@ void reduce_run(cuda_backend, int dev, const bound_reduction<X>& b, const R& r) 
     int k = 1;
     ((vec_cols = vec_cols && b.kept.strides[k][b.kept.shape.ndim - 1] == 1 &&
                  b.red.strides[k][0] % V == 0 &&
-                 reinterpret_cast<std::uintptr_t>(a.ptrs.p[k]) % (sizeof(LeafT) * V) == 0 &&
+                 cuda::vec_aligned<LeafT, V>(a.ptrs.p[k]) &&
                  [&] {
                    for (int d = 0; d + 1 < b.kept.shape.ndim; ++d)
                      if (b.kept.strides[k][d] % V != 0) return false;
@@ -304,8 +304,7 @@ void reduce_run(cuda_backend, int dev, const bound_reduction<X>& b, const R& r) 
   // Row chunks: two waves of blocks (4 resident per SM), one wave for reducers with fold_batch
   // (argmax, argmin). Measured, not derived: on the H200, 2^28 float32, two machines, argmax 260
   // -> 254 and 265 -> 260 us with both; sum in one wave 3-4 us slower.
-  const std::int64_t row_blocks =
-      sms * (run_batch_reducer<R, typename Tree::value_type, 1, 1> ? 4 : 8);
+  const std::int64_t row_blocks = sms * (run_batch_reducer<R, typename Tree::value_type> ? 4 : 8);
   std::int64_t splits = 1;
   if (rows && M < row_blocks)
     splits = std::clamp<std::int64_t>((row_blocks + M - 1) / M, 1,
@@ -329,7 +328,7 @@ void reduce_run(cuda_backend, int dev, const bound_reduction<X>& b, const R& r) 
     [&]<class... LeafT>(cuda::type_list<LeafT...>*) {
       int k = 1;
       ((vec = vec && b.red.strides[k][0] == 1 &&
-              reinterpret_cast<std::uintptr_t>(a.ptrs.p[k]) % (sizeof(LeafT) * V) == 0 &&
+              cuda::vec_aligned<LeafT, V>(a.ptrs.p[k]) &&
               [&] {
                 for (int d = 0; d < b.kept.shape.ndim; ++d)
                   if (b.kept.strides[k][d] % V != 0) return false;

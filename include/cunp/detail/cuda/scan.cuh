@@ -335,7 +335,7 @@ void scan_into(cuda_backend, const ndarray<R>& out, const ndarray<L>& x, std::op
   }
 
   if constexpr (as_is && cuda::cub_arithmetic_v<V>) {
-    if (cuda::column_tile_fits(in, o, g.outer, g.n, g.inner, g.in_outer, g.in_step))
+    if (cuda::column_tile_fits(dev, in, o, g.outer, g.n, g.inner, g.in_outer, g.in_step, op))
       return cuda::column_tile_scan(dev, in, o, g.outer, g.n, g.inner, g.in_outer, g.in_step, op,
                                     st);
   }

@@ -247,27 +247,6 @@ CUNP_KERNEL void __launch_bounds__(stream_threads, 1)
 #endif
 }
 
-/// Whether stream_scan_kernel<V, Op> runs on device d: built for its architecture from sm_90 on
-/// (bulk copies, transaction barriers; an older build has an empty body) and its stages within the
-/// shared memory a block may opt into. Asked once per device, which also opts the kernel in.
-template <class V, class Op> bool stream_scan_runs(int d) {
-  static signed char runs[64] = {};  // 0 not asked yet, 1 yes, -1 no
-  if (d < 0 || d >= 64) return false;
-  if (!runs[d]) {
-    const auto kernel = stream_scan_kernel<V, Op>;
-    cudaFuncAttributes a{};
-    CUNP_CUDA_CHECK(cudaFuncGetAttributes(&a, kernel));
-    int optin = 0;
-    CUNP_CUDA_CHECK(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, d));
-    const bool ok = a.binaryVersion >= 90 && a.sharedSizeBytes + stream_smem <= std::size_t(optin);
-    if (ok)
-      CUNP_CUDA_CHECK(
-          cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, stream_smem));
-    runs[d] = ok ? 1 : -1;
-  }
-  return runs[d] > 0;
-}
-
 /// Whether stream_scan can scan n elements from `in` into `out` on dev (the current device): both
 /// on 16-byte boundaries, at least 2^16 elements (measured down to there: 7.5 us against CUB's
 /// 12.4 at 2^16, level at 2^22-2^23, 0.86 against 0.74 of copy at 2^28), and the kernel able to
@@ -277,9 +256,10 @@ template <class V, class Op> bool stream_scan_runs(int d) {
 template <class V, class Op>
 bool stream_scan_fits(cunp::device dev, const V* in, const V* out, std::int64_t n, Op) {
   static_assert(packed_links_v<V>, "the streaming scan is for 4-byte accumulators");
-  const auto aligned = [](const V* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  return aligned(in) && aligned(out) && n >= (std::int64_t(1) << 16) &&
-         stream_scan_runs<V, Op>(dev.index());
+  return vec_aligned<V, tile_vec<V>>(in) && vec_aligned<V, tile_vec<V>>(out) &&
+         n >= (std::int64_t(1) << 16) &&
+         // bulk copies and transaction barriers: an older build has an empty body
+         shared_memory_opt_in<stream_scan_kernel<V, Op>>(dev.index(), stream_smem, 90);
 }
 
 /// The inclusive scan with op of n contiguous elements (stream_scan_fits must hold).

@@ -388,8 +388,8 @@ CUNP_KERNEL void __launch_bounds__(tile_threads)
 template <class V>
 bool tile_scan_fits(const V* in, const V* out, std::int64_t n, std::int64_t in_row,
                     std::int64_t rows) {
-  const auto aligned = [](const V* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  return aligned(in) && aligned(out) && in_row % tile_vec<V> == 0 && n % tile_vec<V> == 0 &&
+  return vec_aligned<V, tile_vec<V>>(in) && vec_aligned<V, tile_vec<V>>(out) &&
+         in_row % tile_vec<V> == 0 && n % tile_vec<V> == 0 &&
          n >= tile_items<V> && rows * ((n + tile_items<V> - 1) / tile_items<V>) < (1ll << 31);
 }
 
@@ -427,6 +427,7 @@ struct column_tiles {
   std::int64_t tiles;              // stripes times the tiles down a column
 };
 inline constexpr int column_staged = 16;  // rows a thread stages in shared memory
+inline constexpr std::size_t column_stage_bytes = column_staged * tile_threads * 16;
 inline constexpr int column_tile_rows = tile_threads / 32 * (tile_vectors + column_staged);
 
 /// The tiles of a column scan of V over the (outer, n, inner) array.
@@ -563,15 +564,16 @@ CUNP_KERNEL void __launch_bounds__(tile_threads)
 /// Whether column_tile_scan can scan down the columns of the (outer, n, inner) input: input and
 /// output on 16-byte boundaries with every row (inner a multiple of a vector, both strides too),
 /// at least one whole stripe of columns (narrower ones would leave most lanes idle), and few
-/// enough tiles for one block each.
-template <class V>
-bool column_tile_fits(const V* in, const V* out, std::int64_t outer, std::int64_t n,
-                      std::int64_t inner, std::int64_t in_outer, std::int64_t in_step) {
+/// enough tiles for one block each; and the kernel's shared memory to be had on dev.
+template <class V, class Op>
+bool column_tile_fits(cunp::device dev, const V* in, const V* out, std::int64_t outer,
+                      std::int64_t n, std::int64_t inner, std::int64_t in_outer,
+                      std::int64_t in_step, Op) {
   constexpr int W = tile_vec<V>;
-  const auto aligned = [](const V* p) { return reinterpret_cast<std::uintptr_t>(p) % 16 == 0; };
-  return aligned(in) && aligned(out) && inner % W == 0 && in_outer % W == 0 && in_step % W == 0 &&
-         inner >= 32 * W &&
-         column_tiles_of<V>(outer, n, inner, in_outer, in_step).tiles < (1ll << 31);
+  return vec_aligned<V, W>(in) && vec_aligned<V, W>(out) && inner % W == 0 && in_outer % W == 0 &&
+         in_step % W == 0 && inner >= 32 * W &&
+         column_tiles_of<V>(outer, n, inner, in_outer, in_step).tiles < (1ll << 31) &&
+         shared_memory_opt_in<column_tile_scan_kernel<V, Op>>(dev.index(), column_stage_bytes);
 }
 
 /// The inclusive scans with op down the columns (column_tile_fits must hold).
@@ -582,18 +584,8 @@ void column_tile_scan(cunp::device dev, const V* in, V* out, std::int64_t outer,
   const column_tiles g = column_tiles_of<V>(outer, n, inner, in_outer, in_step);
   chain_status<vec<V, tile_vec<V>>> s{};
   const auto status = make_status(dev, g.tiles, s, st, 32);
-  const auto kernel = column_tile_scan_kernel<V, Op>;
-  constexpr int stage = column_staged * tile_threads * 16;
-  // The opt-in is the kernel's on the current device: asked once per device (~1 us of host time
-  // a call otherwise).
-  static bool opted_in[64] = {};
-  const int d = dev.index();
-  if (d >= 64 || !opted_in[d]) {
-    CUNP_CUDA_CHECK(
-        cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, stage));
-    if (d < 64) opted_in[d] = true;
-  }
-  kernel<<<static_cast<unsigned>(g.tiles), tile_threads, stage, st>>>(in, out, g, s, op);
+  column_tile_scan_kernel<V, Op><<<static_cast<unsigned>(g.tiles), tile_threads,
+                                   column_stage_bytes, st>>>(in, out, g, s, op);
   CUNP_CUDA_CHECK_LAUNCH("column_tile_scan_kernel");
 }
 

@@ -25,26 +25,117 @@ namespace cunp::detail {
 
 namespace cuda {
 
-/// The type CUB sorts T's bits as: T itself, cunp's 16-bit floats as CUDA's (whose radix keys
-/// CUB orders with -0.0 equal to 0.0, as for float and double), bool as a byte.
+/// CUDA's type of cunp's floating T (whose radix traits CUB has).
 template <class T>
-struct cub_key {
+struct cuda_float {
   using type = T;
 };
 template <>
-struct cub_key<bool> {
-  using type = std::uint8_t;
-};
-template <>
-struct cub_key<float16> {
+struct cuda_float<float16> {
   using type = __half;
 };
 template <>
-struct cub_key<bfloat16> {
+struct cuda_float<bfloat16> {
   using type = __nv_bfloat16;
 };
-static_assert(::cuda::is_floating_point_v<__half> && ::cuda::is_floating_point_v<__nv_bfloat16>,
-              "CUB must order -0.0 and 0.0 of the 16-bit floats as equal keys");
+
+/// The bits of one floating T as a key that CUB sorts in NumPy's order: by value, -0.0 equal to
+/// 0.0, NaNs last. CUB's radix sorts twiddle the bits by `twiddle` and rank the result by `rank`
+/// (cub::NumericTraits and cub::BaseDigitExtractor below: the hooks through which CUB makes -0.0
+/// equal to 0.0 for its own float keys); its merge sorts of short segments compare by the same
+/// rank.
+/// - !Keeps (argsort's keys, read straight from the elements; the sorted keys are thrown away):
+///   twiddled to sort_key, every NaN one key, so that a stable sort keeps NaNs in input order;
+///   what the passes write back is one element of each key, which twiddles to it again.
+/// - Keeps (sort's keys in segmented sorts; see sort_lanes for its device-wide ones): every
+///   element's bits are written back. The twiddle is the usual one (a positive number's sign bit
+///   flipped, a negative one's every bit) less the count of NaNs with the sign bit set, which so
+///   wrap round to the top: -inf is 0, the values follow in order, -0.0 just below 0.0 (ranked
+///   as it), then the NaNs in the order of their bits.
+template <class T, bool Keeps>
+struct float_radix_key {
+  using bits_type = sort_key_t<T>;
+  bits_type bits;
+
+  static constexpr bits_type sign = bits_type(bits_type(1) << (8 * sizeof(bits_type) - 1));
+  static constexpr bits_type negative_nans = Keeps ? bits_type(~(inf_bits<T> | sign)) : 0;
+  static constexpr bits_type minus_zero = bits_type(bits_type(~sign) - negative_nans);
+
+  static CUNP_HD constexpr bits_type twiddle(bits_type u) {
+    if constexpr (!Keeps) return sort_key(std::bit_cast<T>(u));
+    const bits_type mask = (u & sign) ? bits_type(~bits_type(0)) : sign;
+    return bits_type((u ^ mask) - negative_nans);
+  }
+  static CUNP_HD constexpr bits_type untwiddle(bits_type k) {
+    k = bits_type(k + negative_nans);
+    const bits_type mask = (k & sign) ? sign : bits_type(~bits_type(0));
+    return bits_type(k ^ mask);
+  }
+  static CUNP_HD constexpr bits_type rank(bits_type k) {
+    if constexpr (!Keeps) return k;
+    return k == minus_zero ? bits_type(minus_zero + 1) : k;
+  }
+
+  friend CUNP_HD bool operator<(float_radix_key a, float_radix_key b) {
+    return rank(twiddle(a.bits)) < rank(twiddle(b.bits));
+  }
+  friend CUNP_HD bool operator==(float_radix_key a, float_radix_key b) {
+    return rank(twiddle(a.bits)) == rank(twiddle(b.bits));
+  }
+};
+
+/// The type CUB sorts T's bits as: T itself for integers, bool as a byte, floats in NumPy's
+/// order, their bits kept where `Keeps`.
+template <class T, bool Keeps>
+struct radix_key {
+  using type = T;
+};
+template <bool Keeps>
+struct radix_key<bool, Keeps> {
+  using type = std::uint8_t;
+};
+template <class T, bool Keeps>
+requires is_floating_v<T>
+struct radix_key<T, Keeps> {
+  using type = float_radix_key<T, Keeps>;
+};
+template <class T, bool Keeps = true>
+using radix_key_t = typename radix_key<T, Keeps>::type;
+
+}  // namespace cuda
+
+}  // namespace cunp::detail
+
+CUB_NAMESPACE_BEGIN
+template <class T, bool Keeps>
+struct NumericTraits<cunp::detail::cuda::float_radix_key<T, Keeps>>
+    : NumericTraits<typename cunp::detail::cuda::cuda_float<T>::type> {
+  using key = cunp::detail::cuda::float_radix_key<T, Keeps>;
+  using UnsignedBits =
+      typename NumericTraits<typename cunp::detail::cuda::cuda_float<T>::type>::UnsignedBits;
+  static constexpr UnsignedBits LOWEST_KEY = key::untwiddle(0);
+  // Padding of partial tiles: ranked last in every digit, as CUB needs.
+  static constexpr UnsignedBits MAX_KEY = key::untwiddle(UnsignedBits(~UnsignedBits(0)));
+  static _CCCL_HOST_DEVICE _CCCL_FORCEINLINE UnsignedBits TwiddleIn(UnsignedBits u) {
+    return key::twiddle(u);
+  }
+  static _CCCL_HOST_DEVICE _CCCL_FORCEINLINE UnsignedBits TwiddleOut(UnsignedBits k) {
+    return key::untwiddle(k);
+  }
+};
+template <class T, bool Keeps>
+struct BaseDigitExtractor<cunp::detail::cuda::float_radix_key<T, Keeps>, false> {
+  using key = cunp::detail::cuda::float_radix_key<T, Keeps>;
+  using UnsignedBits = typename Traits<key>::UnsignedBits;
+  static _CCCL_HOST_DEVICE _CCCL_FORCEINLINE UnsignedBits ProcessFloatMinusZero(UnsignedBits k) {
+    return key::rank(k);
+  }
+};
+CUB_NAMESPACE_END
+
+namespace cunp::detail {
+
+namespace cuda {
 
 /// The bits a radix sort of T's keys must look at (one for bool).
 template <class T>
@@ -73,20 +164,35 @@ inline bool sort_lane_by_lane(int dev, std::int64_t lanes, std::int64_t n) {
          (n >= (1 << 16) && lanes < sm_count(dev));
 }
 
-/// Sorts each of `lanes` contiguous lanes of n keys from `in` into `out` (stable). The segmented
-/// sort orders short lanes with `<`, which misplaces NaNs: floating keys take sort_float_lanes.
-template <class K, int Bits>
+/// How lanes are sorted: as sort_lane_by_lane says, or always one way (when the caller knows, so
+/// that the other way is not compiled).
+enum class lanes_by : std::uint8_t { choice, segments, device_sorts };
+
+/// Sorts each of `lanes` contiguous lanes of n keys from `in` into `out` (stable).
+template <class K, int Bits, lanes_by How = lanes_by::choice>
 void sort_keys(int dev, cudaStream_t st, const K* in, K* out, std::int64_t lanes, std::int64_t n) {
   std::size_t bytes = 0;
-  if (::cuda::is_floating_point_v<K> || sort_lane_by_lane(dev, lanes, n)) {
-    check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in, out, n, 0, Bits, st),
-          "cub::DeviceRadixSort::SortKeys");
-    const auto tmp = scratch(dev, bytes);
-    for (std::int64_t l = 0; l < lanes; ++l)
-      check(cub::DeviceRadixSort::SortKeys(tmp.data(), bytes, in + l * n, out + l * n, n, 0, Bits,
-                                           st),
+  if constexpr (How == lanes_by::choice) {
+    if (!sort_lane_by_lane(dev, lanes, n))
+      return sort_keys<K, Bits, lanes_by::segments>(dev, st, in, out, lanes, n);
+  }
+  if constexpr (How != lanes_by::segments) {
+    const auto radix_sorts = [&](auto count) {
+      check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in, out, count, 0, Bits, st),
             "cub::DeviceRadixSort::SortKeys");
-  } else if constexpr (!::cuda::is_floating_point_v<K>) {
+      const auto tmp = scratch(dev, bytes);
+      for (std::int64_t l = 0; l < lanes; ++l)
+        check(cub::DeviceRadixSort::SortKeys(tmp.data(), bytes, in + l * n, out + l * n, count, 0,
+                                             Bits, st),
+              "cub::DeviceRadixSort::SortKeys");
+    };
+    // Items counted in int where n fits: CUB's 32-bit offsets come with more items a thread
+    // (H200, 2^26 float32: sort 1478 -> 1458 us, argsort 2589 -> 2334 us).
+    if (n <= std::numeric_limits<int>::max())
+      radix_sorts(static_cast<int>(n));
+    else
+      radix_sorts(n);
+  } else {
     const auto off = lane_offsets(n);
     check(cub::DeviceSegmentedSort::StableSortKeys(nullptr, bytes, in, out, lanes * n, lanes, off,
                                                    off + 1, st),
@@ -98,43 +204,40 @@ void sort_keys(int dev, cudaStream_t st, const K* in, K* out, std::int64_t lanes
   }
 }
 
-/// How sort_pairs sorts lanes: as sort_lane_by_lane says, or always one way (when the caller
-/// knows, so that the other way is not compiled).
-enum class lanes_by : std::uint8_t { choice, segments, device_sorts };
-
-/// Sorts (key, value) pairs lane by lane, stably; the results are in keys/values.Current().
+/// Sorts the (key, value) pairs of each of `lanes` contiguous lanes of n, stably, from the inputs
+/// into the outputs. Values: 32-bit positions, for lanes of up to INT_MAX elements (whose radix
+/// sorts count in int, as sort_keys says), or 64-bit ones.
 template <class K, int Bits, class V, lanes_by How = lanes_by::choice>
-void sort_pairs(int dev, cudaStream_t st, cub::DoubleBuffer<K>& keys, cub::DoubleBuffer<V>& values,
-                std::int64_t lanes, std::int64_t n) {
+void sort_pairs(int dev, cudaStream_t st, const K* keys_in, K* keys_out, const V* values_in,
+                V* values_out, std::int64_t lanes, std::int64_t n) {
   std::size_t bytes = 0;
   if constexpr (How == lanes_by::choice) {
     if (!sort_lane_by_lane(dev, lanes, n))
-      return sort_pairs<K, Bits, V, lanes_by::segments>(dev, st, keys, values, lanes, n);
+      return sort_pairs<K, Bits, V, lanes_by::segments>(dev, st, keys_in, keys_out, values_in,
+                                                        values_out, lanes, n);
   }
   if constexpr (How != lanes_by::segments) {
-    check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys, values, n, 0, Bits, st),
+    using count_t = std::conditional_t<sizeof(V) == 4, int, std::int64_t>;
+    const auto count = static_cast<count_t>(n);
+    check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, values_in,
+                                          values_out, count, 0, Bits, st),
           "cub::DeviceRadixSort::SortPairs");
     const auto tmp = scratch(dev, bytes);
-    int selector = 0;
-    for (std::int64_t l = 0; l < lanes; ++l) {  // every lane takes the same passes
-      cub::DoubleBuffer<K> k(keys.Current() + l * n, keys.Alternate() + l * n);
-      cub::DoubleBuffer<V> v(values.Current() + l * n, values.Alternate() + l * n);
-      check(cub::DeviceRadixSort::SortPairs(tmp.data(), bytes, k, v, n, 0, Bits, st),
+    for (std::int64_t l = 0; l < lanes; ++l)
+      check(cub::DeviceRadixSort::SortPairs(tmp.data(), bytes, keys_in + l * n, keys_out + l * n,
+                                            values_in + l * n, values_out + l * n, count, 0, Bits,
+                                            st),
             "cub::DeviceRadixSort::SortPairs");
-      selector = v.selector;
-    }
-    if (selector) {
-      keys.selector ^= 1;
-      values.selector ^= 1;
-    }
   } else {
     const auto off = lane_offsets(n);
-    check(cub::DeviceSegmentedSort::StableSortPairs(nullptr, bytes, keys, values, lanes * n, lanes,
-                                                    off, off + 1, st),
+    check(cub::DeviceSegmentedSort::StableSortPairs(nullptr, bytes, keys_in, keys_out, values_in,
+                                                    values_out, lanes * n, lanes, off, off + 1,
+                                                    st),
           "cub::DeviceSegmentedSort::StableSortPairs");
     const auto tmp = scratch(dev, bytes);
-    check(cub::DeviceSegmentedSort::StableSortPairs(tmp.data(), bytes, keys, values, lanes * n,
-                                                    lanes, off, off + 1, st),
+    check(cub::DeviceSegmentedSort::StableSortPairs(tmp.data(), bytes, keys_in, keys_out,
+                                                    values_in, values_out, lanes * n, lanes, off,
+                                                    off + 1, st),
           "cub::DeviceSegmentedSort::StableSortPairs");
   }
 }
@@ -294,33 +397,35 @@ void complex_sort_lanes(int dev, cudaStream_t st, const ndarray<std::complex<R>>
 
 // ---- argsort of radix keys
 
-/// keys[i] = the radix key of element i of src, idx[i] = its position i % n in its lane. With
-/// `quads` (src contiguous, every array aligned to four elements) a thread moves four elements
-/// at once: one 4-byte element a thread keeps too few bytes in flight to stream.
-template <class T, class I, class V>
-CUNP_KERNEL void argsort_prepare(strided_shape shape, strided_operand src, sort_key_t<T>* keys,
-                                 V* idx, I total, I n, bool quads) {
-  using K = sort_key_t<T>;
-  const T* s = static_cast<const T*>(src.data);
+/// pos[i] = i % n, the position of element i in its lane of n; four a thread with `quads` (pos
+/// aligned to four elements): one 4-byte element a thread keeps too few bytes in flight.
+template <class I, class V>
+CUNP_KERNEL void lane_positions(V* pos, I total, I n, bool quads) {
   const I step = static_cast<I>(gridDim.x) * blockDim.x;
   const I first = blockIdx.x * blockDim.x + threadIdx.x;
   const I done = quads ? total / 4 * 4 : 0;
   for (I q = first; q < done / 4; q += step) {
-    const vec<T, 4> x = reinterpret_cast<const vec<T, 4>*>(s)[q];
-    vec<K, 4> k;
     vec<V, 4> p;
+    I r = 4 * q % n;
 #pragma unroll
     for (int j = 0; j < 4; ++j) {
-      k.v[j] = sort_key(x.v[j]);
-      p.v[j] = static_cast<V>((4 * q + j) % n);
+      p.v[j] = static_cast<V>(r);
+      r = r + 1 == n ? 0 : r + 1;
     }
-    reinterpret_cast<vec<K, 4>*>(keys)[q] = k;
-    reinterpret_cast<vec<V, 4>*>(idx)[q] = p;
+    reinterpret_cast<vec<V, 4>*>(pos)[q] = p;
   }
-  for (I i = done + first; i < total; i += step) {
-    keys[i] = sort_key(s[offset_of(i, shape, src.strides)]);
-    idx[i] = static_cast<V>(i % n);
-  }
+  for (I i = done + first; i < total; i += step) pos[i] = static_cast<V>(i % n);
+}
+
+template <class V>
+void lane_positions(int dev, cudaStream_t st, V* pos, std::int64_t total, std::int64_t n) {
+  const bool quads = vec_aligned<V, 4>(pos);
+  if (total < (std::int64_t(1) << 31))
+    lane_positions<<<grid_for(dev, total), block_threads, 0, st>>>(pos, std::int32_t(total),
+                                                                    std::int32_t(n), quads);
+  else
+    lane_positions<<<grid_for(dev, total), block_threads, 0, st>>>(pos, total, n, quads);
+  CUNP_CUDA_CHECK_LAUNCH("lane_positions");
 }
 
 /// out[i] = in[i], four a thread at once with `quads` (both aligned to four elements).
@@ -339,48 +444,15 @@ CUNP_KERNEL void widen_positions(const std::uint32_t* in, std::int64_t* out, I t
   for (I i = done + first; i < total; i += step) out[i] = in[i];
 }
 
-/// keys[i] = NumPy's order of element i, bits[i] = its bits (floating T).
-template <class T, class I>
-CUNP_KERNEL void float_key_prepare(strided_shape shape, strided_operand src, sort_key_t<T>* keys,
-                                   sort_key_t<T>* bits, I total) {
-  const T* s = static_cast<const T*>(src.data);
-  const I step = static_cast<I>(gridDim.x) * blockDim.x;
-  for (I i = blockIdx.x * blockDim.x + threadIdx.x; i < total; i += step) {
-    const T v = s[offset_of(i, shape, src.strides)];
-    keys[i] = sort_key(v);
-    if constexpr (is_16bit_float_v<T>)
-      bits[i] = v.bits;
-    else
-      bits[i] = std::bit_cast<sort_key_t<T>>(v);
-  }
-}
-
-/// Sorts many lanes of floating src (any strides) into out (contiguous) with the segmented sort:
-/// the elements' bits ride as values on keys whose unsigned order is NumPy's, so NaNs go last
-/// and equal keys (both zeros, all NaNs) keep their order.
-template <class T>
-void sort_float_lanes(int dev, cudaStream_t st, const ndarray<T>& src, T* out, std::int64_t lanes,
-                      std::int64_t n) {
-  using K = sort_key_t<T>;
-  const std::int64_t total = src.size();
-  const device d(device::kind::cuda, dev);
-  ndarray<K> keys({total}, d), keys_alt({total}, d), bits_alt({total}, d);
-  K* bits = reinterpret_cast<K*>(out);
-  const auto l = make_loop_layout<1>(src.shape(), {&src.strides()});
-  const strided_operand op = operand(src.data(), l, 0);
+inline void widen_positions(int dev, cudaStream_t st, const std::uint32_t* in, std::int64_t* out,
+                            std::int64_t total) {
+  const bool quads = vec_aligned<std::uint32_t, 4>(in) && vec_aligned<std::int64_t, 4>(out);
   if (total < (std::int64_t(1) << 31))
-    float_key_prepare<T, std::int32_t><<<grid_for(dev, total), block_threads, 0, st>>>(
-        l.shape, op, keys.data(), bits, std::int32_t(total));
+    widen_positions<<<grid_for(dev, total), block_threads, 0, st>>>(in, out, std::int32_t(total),
+                                                                     quads);
   else
-    float_key_prepare<T, std::int64_t>
-        <<<grid_for(dev, total), block_threads, 0, st>>>(l.shape, op, keys.data(), bits, total);
-  CUNP_CUDA_CHECK_LAUNCH("float_key_prepare");
-  cub::DoubleBuffer<K> kb(keys.data(), keys_alt.data());
-  cub::DoubleBuffer<K> vb(bits, bits_alt.data());
-  sort_pairs<K, key_bits<T>, K, lanes_by::segments>(dev, st, kb, vb, lanes, n);
-  if (vb.Current() != bits)
-    CUNP_CUDA_CHECK(cudaMemcpyAsync(bits, vb.Current(), std::size_t(total) * sizeof(K),
-                                    cudaMemcpyDeviceToDevice, st));
+    widen_positions<<<grid_for(dev, total), block_threads, 0, st>>>(in, out, total, quads);
+  CUNP_CUDA_CHECK_LAUNCH("widen_positions");
 }
 
 // ---- order statistics, searching, unique
@@ -571,18 +643,27 @@ void sort_lanes(cuda_backend, const ndarray<T>& src, const ndarray<T>& dst) {
   if constexpr (is_complex_v<T>) {
     ndarray<std::int64_t> idx({src.size()}, src.device());
     cuda::complex_sort_lanes(on.dev, on.stream, src, idx.data(), out.data());
-  } else if (is_floating_v<T> && !cuda::sort_lane_by_lane(on.dev, lanes, n)) {
-    if constexpr (is_floating_v<T>)
-      cuda::sort_float_lanes(on.dev, on.stream, src, out.data(), lanes, n);
   } else {
-    // Device-wide radix sorts of T itself: the fastest, and exactly CUB's. CUB's radix order
-    // puts NaNs with the sign bit set first; they are moved last afterwards.
-    using K = typename cuda::cub_key<T>::type;
     const ndarray<T> in = src.is_contiguous() ? src : src.copy();
-    cuda::sort_keys<K, cuda::key_bits<T>>(on.dev, on.stream, reinterpret_cast<const K*>(in.data()),
-                                          reinterpret_cast<K*>(out.data()), lanes, n);
-    if constexpr (is_floating_v<T>)
+    using K = cuda::radix_key_t<T>;
+    const auto* keys = reinterpret_cast<const K*>(in.data());
+    auto* sorted = reinterpret_cast<K*>(out.data());
+    if constexpr (!is_floating_v<T>) {
+      cuda::sort_keys<K, cuda::key_bits<T>>(on.dev, on.stream, keys, sorted, lanes, n);
+    } else if (cuda::sort_lane_by_lane(on.dev, lanes, n)) {
+      // CUB's own float keys, whose radix order puts NaNs with the sign bit set first: they are
+      // moved last afterwards, one launch (~3 us). Radix keys of our own that put them last
+      // cost each pass integer operations a key more (float32 2^26 on the H200: 4% slower than
+      // CUB's float keys at the same registers, 17% where they took more).
+      using F = typename cuda::cuda_float<T>::type;
+      cuda::sort_keys<F, cuda::key_bits<T>, cuda::lanes_by::device_sorts>(
+          on.dev, on.stream, reinterpret_cast<const F*>(keys), reinterpret_cast<F*>(sorted), lanes,
+          n);
       cuda::negative_nans_last(on.dev, on.stream, out.data(), lanes, n);
+    } else {
+      cuda::sort_keys<K, cuda::key_bits<T>, cuda::lanes_by::segments>(on.dev, on.stream, keys,
+                                                                      sorted, lanes, n);
+    }
   }
   if (!dst.is_contiguous()) copy_same(dst, out);
 }
@@ -601,61 +682,27 @@ void argsort_lanes(cuda_backend, const ndarray<T>& src, const ndarray<std::int64
     cuda::complex_sort_lanes<typename complex_parts<T>::type>(on.dev, on.stream, src, idx.data(),
                                                               nullptr);
   } else {
-    using K = sort_key_t<T>;
+    // The keys are the elements themselves, read by the sort's first pass; the sorted keys are
+    // thrown away.
+    using K = cuda::radix_key_t<T, false>;
     const device d = src.device();
-    ndarray<K> keys({total}, d), keys_alt({total}, d);
-    cub::DoubleBuffer<K> kb(keys.data(), keys_alt.data());
-    const auto l = make_loop_layout<1>(src.shape(), {&src.strides()});
-    const strided_operand op = operand(src.data(), l, 0);
-    const unsigned grid = cuda::grid_for(on.dev, total);
-    const bool small = total < (std::int64_t(1) << 31);
-    // Four elements a thread where src is contiguous and every array starts on four elements;
-    // for elements of up to 4 bytes (H200, argsort of 2^26: float32 2668 -> 2642 us, int64
-    // 5777 -> 5890 us with 32-byte vectors).
-    const auto on4 = [](const void* p, std::size_t size) {
-      return reinterpret_cast<std::uintptr_t>(p) % (4 * size) == 0;
-    };
-    const bool quads_in = sizeof(T) <= 4 && src.is_contiguous() && on4(src.data(), sizeof(T)) &&
-                          on4(keys.data(), sizeof(K));
+    const ndarray<T> in = src.is_contiguous() ? src : src.copy();
+    const K* keys = reinterpret_cast<const K*>(in.data());
+    const ndarray<T> sorted({total}, d);
+    K* sorted_keys = reinterpret_cast<K*>(sorted.data());
     if (n <= std::numeric_limits<std::int32_t>::max()) {
       // Positions within a lane fit 32 bits: every radix pass moves 4 bytes less per element,
       // and one pass widens them to int64 at the end.
-      ndarray<std::uint32_t> pos({total}, d), pos_alt({total}, d);
-      const bool quads = quads_in && on4(pos.data(), sizeof(std::uint32_t));
-      if (small)
-        cuda::argsort_prepare<T, std::int32_t, std::uint32_t>
-            <<<grid, cuda::block_threads, 0, on.stream>>>(
-                l.shape, op, keys.data(), pos.data(), std::int32_t(total), std::int32_t(n), quads);
-      else
-        cuda::argsort_prepare<T, std::int64_t, std::uint32_t>
-            <<<grid, cuda::block_threads, 0, on.stream>>>(l.shape, op, keys.data(), pos.data(),
-                                                          total, n, quads);
-      CUNP_CUDA_CHECK_LAUNCH("argsort_prepare");
-      cub::DoubleBuffer<std::uint32_t> vb(pos.data(), pos_alt.data());
-      cuda::sort_pairs<K, cuda::key_bits<T>>(on.dev, on.stream, kb, vb, lanes, n);
-      const bool wide_quads =
-          on4(vb.Current(), sizeof(std::uint32_t)) && on4(idx.data(), sizeof(std::int64_t));
-      if (small)
-        cuda::widen_positions<<<grid, cuda::block_threads, 0, on.stream>>>(
-            vb.Current(), idx.data(), std::int32_t(total), wide_quads);
-      else
-        cuda::widen_positions<<<grid, cuda::block_threads, 0, on.stream>>>(
-            vb.Current(), idx.data(), total, wide_quads);
-      CUNP_CUDA_CHECK_LAUNCH("widen_positions");
+      ndarray<std::uint32_t> pos({total}, d), sorted_pos({total}, d);
+      cuda::lane_positions(on.dev, on.stream, pos.data(), total, n);
+      cuda::sort_pairs<K, cuda::key_bits<T>>(on.dev, on.stream, keys, sorted_keys,
+                                             pos.data(), sorted_pos.data(), lanes, n);
+      cuda::widen_positions(on.dev, on.stream, sorted_pos.data(), idx.data(), total);
     } else {  // lanes this long are sorted one by one
-      ndarray<std::int64_t> idx_alt({total}, d);
-      cuda::argsort_prepare<T, std::int64_t, std::int64_t><<<grid, cuda::block_threads, 0,
-                                                             on.stream>>>(
-          l.shape, op, keys.data(), idx.data(), total, n,
-          quads_in && on4(idx.data(), sizeof(std::int64_t)));
-      CUNP_CUDA_CHECK_LAUNCH("argsort_prepare");
-      cub::DoubleBuffer<std::int64_t> vb(idx.data(), idx_alt.data());
+      ndarray<std::int64_t> pos({total}, d);
+      cuda::lane_positions(on.dev, on.stream, pos.data(), total, n);
       cuda::sort_pairs<K, cuda::key_bits<T>, std::int64_t, cuda::lanes_by::device_sorts>(
-          on.dev, on.stream, kb, vb, lanes, n);
-      if (vb.Current() != idx.data())
-        CUNP_CUDA_CHECK(cudaMemcpyAsync(idx.data(), vb.Current(),
-                                        std::size_t(total) * sizeof(std::int64_t),
-                                        cudaMemcpyDeviceToDevice, on.stream));
+          on.dev, on.stream, keys, sorted_keys, pos.data(), idx.data(), lanes, n);
     }
   }
   if (!dst.is_contiguous()) copy_same(dst, idx);
