@@ -18,7 +18,6 @@ using cunp::index_t;
 using cunp::ndarray;
 using cunp::shape_t;
 
-/// The backends of this build: cpu, plus cuda(0) when compiled by nvcc and a GPU is present.
 /// The next number of the splitmix64 sequence whose state is s: deterministic test data.
 inline std::uint64_t splitmix64(std::uint64_t& s) {
   std::uint64_t z = (s += 0x9E3779B97F4A7C15ull);
@@ -27,6 +26,7 @@ inline std::uint64_t splitmix64(std::uint64_t& s) {
   return z ^ (z >> 31);
 }
 
+/// The backends of this build: cpu, plus cuda(0) when compiled by nvcc and a GPU is present.
 inline std::vector<cunp::device> backends() {
   std::vector<cunp::device> out{cunp::cpu};
   if (CUNP_HAS_CUDA && cunp::cuda_available()) out.push_back(cunp::cuda(0));
