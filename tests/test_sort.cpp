@@ -545,6 +545,34 @@ TEMPLATE_TEST_CASE("sort and argsort agree between backends on large arrays", "[
       [&](cunp::device dev) { return cunp::argsort(cunp::view(host.to(dev), slice(1, none))); });
 }
 
+// The GPU's device-wide radix sort (cuda/radix_sort.cuh) on either side of one tile of items
+// (one kernel below it, the onesweep passes above), ragged last tiles, and every count of passes
+// its buffers alternate over: 1 (bool, 8-bit keys), 2, 3 (unique of values in [0, 2^20)), 4, 8.
+TEMPLATE_TEST_CASE("radix sorts agree between backends around tiles and at every pass count",
+                   "[sort]", bool, std::uint8_t, std::int16_t, float, double) {
+  using T = TestType;
+  std::uint64_t seed = 40;
+  for (const index_t n : {4864, 4865, 14592, 14593, 100003}) {
+    INFO("n " << n);
+    const auto host = random_array<T>({n}, ++seed, 1 << 20);
+    same_on_every_backend([&](cunp::device dev) { return cunp::sort(host.to(dev)); });
+    same_on_every_backend([&](cunp::device dev) { return cunp::argsort(host.to(dev)); });
+  }
+}
+
+TEST_CASE("unique sorts the bits its values differ in: 1, 2 and 3 radix passes", "[sort]") {
+  for (const int bits : {5, 12, 20}) {
+    INFO("values below 2^" << bits);
+    std::vector<std::int32_t> v(100003);
+    std::uint64_t s = 7 + bits;
+    for (auto& x : v) x = static_cast<std::int32_t>(splitmix64(s) >> (64 - bits));
+    const auto host = cunp::asarray(v, {index_t(v.size())}, cpu);
+    same_on_every_backend([&](cunp::device dev) { return cunp::unique(host.to(dev)); });
+    same_on_every_backend(
+        [&](cunp::device dev) { return cunp::unique_counts(host.to(dev)).counts; });
+  }
+}
+
 // NaNs of both signs and several payloads, both zeros and infinities, on the GPU's device-wide
 // radix sort (one long lane) and its segmented sort (many short ones): a stable sort keeps each
 // group of equal keys in input order, bits and all, and argsort gives their positions in order;

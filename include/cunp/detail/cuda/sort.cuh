@@ -1,8 +1,8 @@
 // cunp/detail/cuda/sort.cuh: the CUDA backend of cunp/sort.hpp. Sorts are CUB's: radix sorts
-// over whole arrays or lane by lane for few long lanes, segmented sorts for many lanes, a stable
-// merge sort for complex numbers; then the kernels of the order statistics, searchsorted,
-// unique, bincount and histogram. Temporary storage comes from cunp's pool, on the array's
-// device and the calling thread's current stream.
+// (radix_sort.cuh) over whole arrays or lane by lane for few long lanes, segmented sorts for many
+// lanes, a stable merge sort for complex numbers; then the kernels of the order statistics,
+// searchsorted, unique, bincount and histogram. Temporary storage comes from cunp's pool, on the
+// array's device and the calling thread's current stream.
 #pragma once
 #include <cooperative_groups.h>
 #include <cuda_bf16.h>
@@ -12,13 +12,13 @@
 #include <thrust/iterator/transform_iterator.h>
 
 #include <cub/device/device_merge_sort.cuh>
-#include <cub/device/device_radix_sort.cuh>
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_scan.cuh>
 #include <cub/device/device_segmented_sort.cuh>
 #include <cub/device/device_select.cuh>
 
 #include "cunp/detail/cuda/launch.cuh"
+#include "cunp/detail/cuda/radix_sort.cuh"
 #include "cunp/sort.hpp"
 
 namespace cunp::detail {
@@ -141,12 +141,6 @@ namespace cuda {
 template <class T>
 inline constexpr int key_bits = std::is_same_v<T, bool> ? 1 : int(8 * sizeof(T));
 
-/// Device scratch from the pool, returned to it in stream order when the handle goes.
-inline ndarray<std::uint8_t> scratch(int dev, std::size_t bytes) {
-  return ndarray<std::uint8_t>({static_cast<index_t>(std::max<std::size_t>(bytes, 1))},
-                               device(device::kind::cuda, dev));
-}
-
 /// Lane l of a (lanes, n) array starts at element l * n: CUB's segment offsets.
 struct lane_start {
   std::int64_t n;
@@ -171,28 +165,15 @@ enum class lanes_by : std::uint8_t { choice, segments, device_sorts };
 /// Sorts each of `lanes` contiguous lanes of n keys from `in` into `out` (stable).
 template <class K, int Bits, lanes_by How = lanes_by::choice>
 void sort_keys(int dev, cudaStream_t st, const K* in, K* out, std::int64_t lanes, std::int64_t n) {
-  std::size_t bytes = 0;
   if constexpr (How == lanes_by::choice) {
     if (!sort_lane_by_lane(dev, lanes, n))
       return sort_keys<K, Bits, lanes_by::segments>(dev, st, in, out, lanes, n);
   }
   if constexpr (How != lanes_by::segments) {
-    const auto radix_sorts = [&](auto count) {
-      check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in, out, count, 0, Bits, st),
-            "cub::DeviceRadixSort::SortKeys");
-      const auto tmp = scratch(dev, bytes);
-      for (std::int64_t l = 0; l < lanes; ++l)
-        check(cub::DeviceRadixSort::SortKeys(tmp.data(), bytes, in + l * n, out + l * n, count, 0,
-                                             Bits, st),
-              "cub::DeviceRadixSort::SortKeys");
-    };
-    // Items counted in int where n fits: CUB's 32-bit offsets come with more items a thread
-    // (H200, 2^26 float32: sort 1478 -> 1458 us, argsort 2589 -> 2334 us).
-    if (n <= std::numeric_limits<int>::max())
-      radix_sorts(static_cast<int>(n));
-    else
-      radix_sorts(n);
+    for (std::int64_t l = 0; l < lanes; ++l)
+      radix_sort(dev, st, in + l * n, out + l * n, n, Bits);
   } else {
+    std::size_t bytes = 0;
     const auto off = lane_offsets(n);
     check(cub::DeviceSegmentedSort::StableSortKeys(nullptr, bytes, in, out, lanes * n, lanes, off,
                                                    off + 1, st),
@@ -205,30 +186,21 @@ void sort_keys(int dev, cudaStream_t st, const K* in, K* out, std::int64_t lanes
 }
 
 /// Sorts the (key, value) pairs of each of `lanes` contiguous lanes of n, stably, from the inputs
-/// into the outputs. Values: 32-bit positions, for lanes of up to INT_MAX elements (whose radix
-/// sorts count in int, as sort_keys says), or 64-bit ones.
+/// into the outputs.
 template <class K, int Bits, class V, lanes_by How = lanes_by::choice>
 void sort_pairs(int dev, cudaStream_t st, const K* keys_in, K* keys_out, const V* values_in,
                 V* values_out, std::int64_t lanes, std::int64_t n) {
-  std::size_t bytes = 0;
   if constexpr (How == lanes_by::choice) {
     if (!sort_lane_by_lane(dev, lanes, n))
       return sort_pairs<K, Bits, V, lanes_by::segments>(dev, st, keys_in, keys_out, values_in,
                                                         values_out, lanes, n);
   }
   if constexpr (How != lanes_by::segments) {
-    using count_t = std::conditional_t<sizeof(V) == 4, int, std::int64_t>;
-    const auto count = static_cast<count_t>(n);
-    check(cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys_in, keys_out, values_in,
-                                          values_out, count, 0, Bits, st),
-          "cub::DeviceRadixSort::SortPairs");
-    const auto tmp = scratch(dev, bytes);
     for (std::int64_t l = 0; l < lanes; ++l)
-      check(cub::DeviceRadixSort::SortPairs(tmp.data(), bytes, keys_in + l * n, keys_out + l * n,
-                                            values_in + l * n, values_out + l * n, count, 0, Bits,
-                                            st),
-            "cub::DeviceRadixSort::SortPairs");
+      radix_sort(dev, st, keys_in + l * n, keys_out + l * n, values_in + l * n, values_out + l * n,
+                 n, Bits);
   } else {
+    std::size_t bytes = 0;
     const auto off = lane_offsets(n);
     check(cub::DeviceSegmentedSort::StableSortPairs(nullptr, bytes, keys_in, keys_out, values_in,
                                                     values_out, lanes * n, lanes, off, off + 1,
@@ -730,15 +702,7 @@ void unique_sort(cuda_backend, const ndarray<T>& flat, const ndarray<T>& sorted)
       if (bits == 0) return copy_same(sorted, flat);  // one value
       const cuda::on_device on(flat.device());
       const ndarray<T> in = flat.is_contiguous() ? flat : flat.copy();
-      std::size_t bytes = 0;
-      cuda::check(cub::DeviceRadixSort::SortKeys(nullptr, bytes, in.data(), sorted.data(),
-                                                 in.size(), 0, bits, on.stream),
-                  "cub::DeviceRadixSort::SortKeys");
-      const auto tmp = cuda::scratch(on.dev, bytes);
-      cuda::check(cub::DeviceRadixSort::SortKeys(tmp.data(), bytes, in.data(), sorted.data(),
-                                                 in.size(), 0, bits, on.stream),
-                  "cub::DeviceRadixSort::SortKeys");
-      return;
+      return cuda::radix_sort(on.dev, on.stream, in.data(), sorted.data(), in.size(), bits);
     }
   }
   sort_lanes(cuda_backend{}, flat, sorted);
