@@ -63,6 +63,15 @@ inline void check_device(device d) {
                        " CUDA device(s) found");
 }
 
+/// Throws device_error for an array on a GPU met by the cpu backend: a translation unit compiled
+/// without nvcc, which has no CUDA kernels for `what` (the operation, as the message names it).
+inline void require_cpu_for(device d, const std::string& what) {
+  if (d.is_cuda())
+    throw device_error(what + " on " + d.str() +
+                       ": that takes CUDA kernels, but this translation unit was compiled without "
+                       "nvcc: compile it as CUDA, or compute on cunp::cpu");
+}
+
 /// Throws device_error naming both devices when an operation mixes them.
 inline void check_same_device(device a, device b, const char* op) {
   if (!(a == b))

@@ -250,11 +250,8 @@ void cast_into(host_backend, const ndarray<To>& dst, const ndarray<From>& src) {
   if constexpr (std::is_same_v<To, From>) {
     copy_same(dst, src);
   } else {
-    if (dst.device().is_cuda())
-      throw device_error("casting " + std::string(dtype_name_v<From>) + " to " +
-                         std::string(dtype_name_v<To>) + " on " + dst.device().str() +
-                         " runs a CUDA kernel, but this translation unit was compiled without "
-                         "nvcc: compile it as CUDA, or cast on cunp::cpu");
+    require_cpu_for(dst.device(), "casting " + std::string(dtype_name_v<From>) + " to " +
+                                      std::string(dtype_name_v<To>));
     host::map_strided(dst.data(), src.data(), pair_layout(dst, src),
                      [](const From& v) { return convert<To>(v); });
   }

@@ -103,10 +103,7 @@ template <class R, class L, bool Prod, bool Nan>
 void scan_into(host_backend, const ndarray<R>& out, const ndarray<L>& x, std::optional<int> axis,
                scan_kind<Prod, Nan>) {
   check_same_device(out.device(), x.device(), "scan");
-  if (out.device().is_cuda())
-    throw device_error("cumulative sums and products on " + out.device().str() +
-                       " run CUDA kernels, but this translation unit was compiled without nvcc: "
-                       "compile it as CUDA, or compute on cunp::cpu");
+  require_cpu_for(out.device(), "cumulative sums and products");
   if (x.size() == 0) return;
   const scan_combine<R, Prod> op;
   const shape_t& shape = x.shape();

@@ -338,10 +338,7 @@ template <class OutT, class E> void run_host(const bound_expr<E>& b) {
 /// means a host-compiled translation unit: it has no kernel for this expression.
 template <class OutT, class E> void evaluate(host_backend, const ndarray<OutT>& out, const E& e) {
   check_same_device(out.device(), e.device(), "evaluate");
-  if (out.device().is_cuda())
-    throw device_error("element-wise operations on " + out.device().str() +
-                       " run CUDA kernels, but this translation unit was compiled without nvcc: "
-                       "compile it as CUDA, or compute on cunp::cpu");
+  require_cpu_for(out.device(), "element-wise operations");
   if (out.size() == 0) return;
   bound_expr<E> b;
   if (!bind_into(out, e, b)) {

@@ -189,9 +189,7 @@ auto reduce(const X& x, const axis_arg& axis, bool keepdims, const R& r) {
   if (out.device().is_cpu())
     reduce_run(host_backend{}, b, r);
   else if constexpr (std::is_same_v<Backend, host_backend>)
-    throw device_error("reductions on " + out.device().str() +
-                       " run CUDA kernels, but this translation unit was compiled without nvcc: "
-                       "compile it as CUDA, or compute on cunp::cpu");
+    require_cpu_for(out.device(), "reductions");
   else
     reduce_run(Backend{}, out.device().index(), b, r);  // unqualified: ADL finds the CUDA one
   return out;
