@@ -45,6 +45,18 @@ bool shared_memory_opt_in(int d, std::size_t bytes, int min_arch = 0) {
   return fits;
 }
 
+/// How many blocks of `threads` threads of Kernel (no dynamic shared memory) fit on one SM of
+/// device d, asked once per device.
+template <auto Kernel>
+int blocks_per_sm(int d, int threads) {
+  static int cached[64] = {};
+  if (d >= 0 && d < 64 && cached[d]) return cached[d];
+  int n = 0;
+  CUNP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, Kernel, threads, 0));
+  if (d >= 0 && d < 64) cached[d] = n;
+  return n;
+}
+
 /// Blocks for a grid-stride loop over n items: enough to fill every SM several times.
 inline unsigned grid_for(int dev, std::int64_t n, int items_per_thread = 1) {
   const std::int64_t want = (n + std::int64_t(block_threads) * items_per_thread - 1) /

@@ -116,13 +116,9 @@ struct onesweep_sort {
     namespace rs = cub::detail::radix_sort;
     using identity = cub::detail::identity_decomposer_t;
     constexpr auto order = cub::SortOrder::Ascending;
-    const auto histogram = rs::DeviceRadixSortHistogramKernel<max_policy, order, K, offset_t>;
+    constexpr auto histogram = rs::DeviceRadixSortHistogramKernel<max_policy, order, K, offset_t>;
     constexpr int histogram_threads = P::HistogramPolicy::BLOCK_THREADS;
-    static int per_sm[64] = {};  // the histogram kernel's blocks an SM, asked once per device
-    int& fit = per_sm[dev >= 0 && dev < 64 ? dev : 0];
-    if (!fit)
-      check(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&fit, histogram, histogram_threads, 0),
-            "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+    const int fit = blocks_per_sm<histogram>(dev, histogram_threads);
     const auto items = static_cast<offset_t>(n);
     histogram<<<fit * sm_count(dev), histogram_threads, 0, st>>>(bins, keys_in, items, 0, bits,
                                                                  identity{});
