@@ -14,7 +14,7 @@ int main() {
   auto rev = cunp::view(a, slice(none, none, -1));  // a[::-1]: negative strides
   auto g = rev.to(dev);                             // an explicit move (C-ordered copy) to dev
   auto i = g.astype<std::int32_t>();                // g.astype(np.int32), computed on dev
-  auto e = cunp::eye<double>(3, -1, 0, dev);        // np.eye(3), made on dev
+  auto e = cunp::eye<double>(3, none, 0, dev);      // np.eye(3, None), made on dev
   cunp::save("basic.npy", i);                       // NumPy's np.load reads it
   auto back = cunp::load<std::int32_t>("basic.npy", cunp::cpu);
   std::cout << "device: " << dev << '\n' << a << '\n' << back << '\n' << e << '\n';

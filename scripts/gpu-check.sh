@@ -7,7 +7,7 @@
 #
 #   unpack    use the executables scripts/gpu-pack.sh built on another machine (.gpubin, carried)
 #             instead of building here: the cheaper way to spend device time
-#   build     configure preset gpu (Catch2 from .deps when present), build with every core
+#   build     configure preset gpu (Catch2 2 or 3 from .deps when present), build with every core
 #   test      ctest, label cpu then label gpu, --output-on-failure
 #   sanitize  each GPU test executable (and the mixed-TU test, the CUDA example) under
 #             compute-sanitizer --tool memcheck
@@ -87,8 +87,14 @@ step_build() {
   say "build: configure preset gpu, build with $jobs jobs (log: build.log)"
   local args=(--preset gpu)
   [[ -n $py ]] && args+=(-DPython3_EXECUTABLE="$py")
-  local catch2=$root/.deps/catch2/lib/cmake/Catch2
-  [[ -d $catch2 ]] && args+=(-DCatch2_DIR="$catch2")
+  # Catch2 2 or 3: $Catch2_DIR, else prepare-gpu-deps.sh's .deps/catch2, else another unpacked
+  # package in .deps (e.g. .deps/catch2-3-noble/usr from Ubuntu 24.04's catch2 .deb).
+  local catch2=${Catch2_DIR:-} d
+  for d in .deps/catch2/lib/cmake/Catch2 .deps/catch2/lib/*/cmake/Catch2 \
+           .deps/*/usr/lib/cmake/Catch2 .deps/*/usr/lib/*/cmake/Catch2; do
+    [[ -z $catch2 && -f $d/Catch2Config.cmake ]] && catch2=$root/$d
+  done
+  [[ -n $catch2 ]] && args+=(-DCatch2_DIR="$catch2")
   if [[ ! -f $build/CMakeCache.txt ]] && command -v ninja >/dev/null 2>&1; then
     export CMAKE_GENERATOR=Ninja
   fi

@@ -89,7 +89,7 @@ TEST_CASE("eye, identity and tri match NumPy", "[creation]") {
       check_golden("tri_" + suffix, cunp::tri<std::int32_t>(k[0], k[1], k[2], dev));
     }
     require_equal(cunp::identity<cunp::complex64>(3, dev).to(cpu), cunp::eye<cunp::complex64>(3, 3, 0, cpu));
-    REQUIRE(cunp::eye<double>(4, -1, 0, dev).shape() == shape_t{4, 4});
+    REQUIRE(cunp::eye<double>(4, std::nullopt, 0, dev).shape() == shape_t{4, 4});
   });
 }
 
@@ -163,4 +163,90 @@ TEST_CASE("creation rejects bad sizes and steps", "[creation][errors]") {
   REQUIRE_THROWS_AS(cunp::arange<float>(0, INFINITY, 1, cpu), cunp::value_error);
   REQUIRE_THROWS_AS(cunp::arange<double>(0, 1e300, 1e-300, cpu), cunp::value_error);
   REQUIRE_THROWS_WITH(cunp::linspace<float>(0, 1, -1, true, cpu), "Number of samples, -1, must be non-negative.");
+}
+
+// NumPy's check of every array it makes: itemsize times the product of the extents must fit an
+// int64. Each call throws before it allocates (also under AddressSanitizer) and before a kernel.
+TEST_CASE("creation rejects sizes that overflow, before allocating", "[creation][errors]") {
+  const std::string too_big =
+      "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.";
+  constexpr index_t p31 = index_t(1) << 31, p32 = index_t(1) << 32, p61 = index_t(1) << 61,
+                    p62 = index_t(1) << 62;
+  on_every_backend([&](cunp::device dev) {
+    REQUIRE_THROWS_WITH(cunp::zeros<float>({p62}, dev), too_big);  // 2^64 bytes wrapped to 0
+    REQUIRE_THROWS_AS(cunp::zeros<float>({p62}, dev), cunp::value_error);
+    REQUIRE_THROWS_WITH(cunp::empty<float>({p32, p32}, dev), too_big);  // 2^64 elements
+    REQUIRE_THROWS_WITH(cunp::ones<double>({p61}, dev), too_big);
+    REQUIRE_THROWS_WITH(cunp::full<double>({p61}, 3.0, dev), too_big);
+    REQUIRE_THROWS_WITH(cunp::empty<std::int16_t>({INT64_MAX}, dev), too_big);
+    // Zero extents are skipped, as NumPy skips them: the other extents must still fit.
+    REQUIRE_THROWS_WITH(cunp::empty<std::int8_t>({0, p62, p62}, dev), too_big);
+    REQUIRE_THROWS_WITH(cunp::empty<float>({0, p61}, dev), too_big);
+    REQUIRE(cunp::empty<std::int8_t>({0, p61}, dev).size() == 0);
+    REQUIRE_THROWS_WITH(cunp::arange<double>(0, std::ldexp(1.0, 61), 1, dev), too_big);
+    REQUIRE_THROWS_WITH(cunp::arange<float>(std::ldexp(1.0, 61), dev), too_big);
+    REQUIRE_THROWS_WITH(cunp::linspace<double>(0, 1, p61, true, dev), too_big);
+    REQUIRE_THROWS_WITH(cunp::eye<double>(p31, p31, 0, dev), too_big);
+    REQUIRE_THROWS_WITH(cunp::eye<float>(3, p62, 0, dev), too_big);
+    REQUIRE_THROWS_WITH(cunp::tri<double>(p31, p31, 0, dev), too_big);
+    const auto v = cunp::ones<double>({1}, dev);
+    REQUIRE_THROWS_WITH(cunp::diag(v, p32), too_big);
+    REQUIRE_THROWS_WITH(cunp::diag(v, INT64_MAX), "Maximum allowed dimension exceeded");
+    REQUIRE_THROWS_WITH(cunp::diag(v, INT64_MIN), "Maximum allowed dimension exceeded");
+    // asarray(values, shape) is np.array(values).reshape(shape).
+    REQUIRE_THROWS_WITH(cunp::asarray(std::vector<int>{1, 2, 3, 4}, {p62 + 1, 4}, dev),
+                        "cannot reshape array of size 4 into shape (4611686018427387905, 4)");
+    REQUIRE_THROWS_WITH(cunp::asarray(std::vector<int>{}, {0, p62, p62}, dev), too_big);
+    // One-element broadcast views fit; the grid they span does not.
+    const auto x = cunp::broadcast_to(v, {p31});
+    REQUIRE_THROWS_WITH(cunp::meshgrid(x, x), too_big);
+  });
+}
+
+TEST_CASE("eye and tri: M = N only when M is omitted, none or cunp 0.1's -1", "[creation][errors]") {
+  on_every_backend([](cunp::device dev) {
+    require_equal(cunp::eye<float>(3, std::nullopt, 0, dev).to(cpu), cunp::eye<float>(3, 3, 0, cpu));
+    require_equal(cunp::eye<float>(3, cunp::none, 1, dev).to(cpu), cunp::eye<float>(3, 3, 1, cpu));
+    require_equal(cunp::tri<int>(3, std::nullopt, 0, dev).to(cpu), cunp::tri<int>(3, 3, 0, cpu));
+    require_equal(cunp::tri<int>(3, cunp::none, -1, dev).to(cpu), cunp::tri<int>(3, 3, -1, cpu));
+    REQUIRE(cunp::eye<double>(4, 5).shape() == shape_t{4, 5});
+    REQUIRE_THROWS_WITH(cunp::eye<float>(3, -2, 0, dev),
+                        "negative dimensions are not allowed: shape (3, -2)");
+    require_equal(cunp::eye<float>(3, -1, 0, dev).to(cpu), cunp::eye<float>(3, 3, 0, cpu));
+    require_equal(cunp::tri<int>(3, -1, 0, dev).to(cpu), cunp::tri<int>(3, 3, 0, cpu));
+    REQUIRE_THROWS_WITH(cunp::tri<float>(3, -2, 0, dev),
+                        "negative dimensions are not allowed: shape (3, -2)");
+    REQUIRE_THROWS_WITH(cunp::eye<float>(-1, cunp::none, 0, dev),
+                        "negative dimensions are not allowed: shape (-1, -1)");
+  });
+}
+
+TEST_CASE("full_like keeps a's dtype and casts the value as NumPy does", "[creation]") {
+  on_every_backend([](cunp::device dev) {
+    const auto f = cunp::full_like(cunp::zeros<float>({3}, dev), 3);
+    static_assert(std::is_same_v<decltype(f), const ndarray<float>>);
+    require_values<float>(f, {3, 3, 3}, {3});
+    REQUIRE(f.device() == dev);
+    require_values<bool>(cunp::full_like(cunp::zeros<bool>({2}, dev), 4), {true, true}, {2});
+    require_values<bool>(cunp::full_like(cunp::zeros<bool>({2}, dev), 0.0), {false, false}, {2});
+    require_values<std::int16_t>(cunp::full_like(cunp::zeros<std::int16_t>({2}, dev), 1e-300),
+                                 {0, 0}, {2});
+    require_values<std::int16_t>(cunp::full_like(cunp::zeros<std::int16_t>({2}, dev), -2.7),
+                                 {-2, -2}, {2});
+    require_values<std::int16_t>(
+        cunp::full_like(cunp::zeros<std::int16_t>({2}, dev), cunp::complex128(1, 2)), {1, 1}, {2});
+    require_values<cunp::float16>(cunp::full_like(cunp::zeros<cunp::float16>({1}, dev), 0.5),
+                                  {cunp::float16(0.5f)}, {1});
+    require_values<std::uint64_t>(cunp::full_like(cunp::zeros<std::uint64_t>({1}, dev), UINT64_MAX),
+                                  {UINT64_MAX}, {1});
+    // A C++ integer is a Python int: out of the dtype's range it is NumPy's OverflowError.
+    REQUIRE_THROWS_WITH(cunp::full_like(cunp::zeros<std::int8_t>({2}, dev), 300),
+                        "Python integer 300 out of bounds for int8");
+    REQUIRE_THROWS_WITH(cunp::full_like(cunp::zeros<std::uint8_t>({2}, dev), -1),
+                        "Python integer -1 out of bounds for uint8");
+    // full_like<U>(a, v) still asks for another dtype.
+    require_values<double>(cunp::full_like<double>(cunp::zeros<int>({2}, dev), 2.5), {2.5, 2.5}, {2});
+    REQUIRE_THROWS_WITH(cunp::full_like<std::uint8_t>(cunp::zeros<float>({1}, dev), 256),
+                        "Python integer 256 out of bounds for uint8");
+  });
 }

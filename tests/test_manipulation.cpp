@@ -177,6 +177,37 @@ TEST_CASE("manipulation on every dtype keeps the values", "[manipulation]") {
   });
 }
 
+// A view is an array too: NumPy checks its size where it is made, as it checks a fresh array's.
+TEST_CASE("broadcast_to and views reject sizes that overflow", "[manipulation][errors]") {
+  const std::string too_big =
+      "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.";
+  constexpr index_t p29 = index_t(1) << 29, p31 = index_t(1) << 31, p32 = index_t(1) << 32,
+                    p60 = index_t(1) << 60, p62 = index_t(1) << 62;
+  on_every_backend([&](cunp::device dev) {
+    const auto one = cunp::ones<double>({1}, dev);
+    // The element count itself overflows: NumPy's iterator refuses it first.
+    REQUIRE_THROWS_WITH(cunp::broadcast_to(one, {p32, p32}), "iterator is too large");
+    REQUIRE_THROWS_AS(cunp::broadcast_to(one, {p32, p32}), cunp::value_error);
+    REQUIRE_THROWS_WITH(cunp::broadcast_to(one, {p62, p62, 0}), "iterator is too large");
+    // The elements fit an int64, their bytes do not.
+    REQUIRE_THROWS_WITH(cunp::broadcast_to(one, {p31, p29}), too_big);
+    REQUIRE_THROWS_WITH(cunp::broadcast_to(one, {0, p62, p62}), too_big);
+    const auto b = cunp::ones<std::int8_t>({1}, dev);
+    const auto big = cunp::broadcast_to(b, {p31, p31});  // 2^62 one-byte elements fit
+    REQUIRE(big.size() == p62);
+    REQUIRE(cunp::view(big, cunp::newaxis, cunp::all, cunp::newaxis).size() == p62);
+    REQUIRE(cunp::expand_dims(big, 0).shape() == shape_t{1, p31, p31});
+    REQUIRE(big.reshape({p62}).size() == p62);
+    REQUIRE_THROWS_WITH(cunp::broadcast_to(one, {p60}), too_big);
+    // Shapes that fit alone may broadcast to one that does not.
+    REQUIRE_THROWS_WITH(cunp::broadcast_shapes({p32, 1}, {1, p32}), "broadcast dimensions too large.");
+    REQUIRE(cunp::broadcast_shapes({0, p62, 1}, {1, 1, p62}) == shape_t{0, p62, p62});
+    const auto col = cunp::broadcast_to(b, {p32, 1}), row = cunp::broadcast_to(b, {1, p32});
+    REQUIRE_THROWS_WITH((void)(col + row), "broadcast dimensions too large.");
+    REQUIRE_THROWS_AS(cunp::broadcast_arrays(col, row), cunp::value_error);
+  });
+}
+
 TEST_CASE("manipulation errors say what NumPy says", "[manipulation][errors]") {
   const auto a = cunp::zeros<double>({2, 3, 4}, cpu);
   REQUIRE_THROWS_WITH(cunp::transpose(a, {0, 1}), "axes don't match array");

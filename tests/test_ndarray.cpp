@@ -41,6 +41,51 @@ TEST_CASE("metadata: strides in elements, contiguity, 0-d and empty arrays", "[n
   REQUIRE(cunp::ndarray<int>().shape() == shape_t{0});
 }
 
+TEST_CASE("a moved-from array is an empty cpu array as ndarray() makes one", "[ndarray][move]") {
+  // Every operation works on it as on ndarray<double>(): np.array([]).
+  const auto require_empty = [](cunp::ndarray<double>& a) {
+    REQUIRE(a.shape() == shape_t{0});
+    REQUIRE(a.strides() == cunp::strides_t{1});
+    REQUIRE(a.ndim() == 1);
+    REQUIRE(a.size() == 0);
+    REQUIRE(a.nbytes() == 0);
+    REQUIRE(a.device() == cpu);
+    REQUIRE(a.to_vector().empty());
+    std::ostringstream printed;
+    printed << a;
+    REQUIRE(printed.str() == "array([], dtype=float64)");
+    REQUIRE(cunp::sum(a).item() == 0.0);
+    require_values<double>(cunp::eval(a + 1), {}, {0});
+    require_values<double>(a.copy(), {}, {0});
+    a.fill(2.0);
+    REQUIRE_THROWS_WITH(a.item(),
+                        "can only convert an array of size 1 to a scalar, not of shape (0,)");
+    REQUIRE(a.reshape({0, 3}).shape() == shape_t{0, 3});  // views of it are empty cpu arrays
+    REQUIRE(a.T().device() == cpu);
+  };
+  // Moves only hand pointers on, so containers of arrays move rather than copy them.
+  static_assert(std::is_nothrow_move_constructible_v<cunp::ndarray<double>>);
+  static_assert(std::is_nothrow_move_assignable_v<cunp::ndarray<double>>);
+  cunp::ndarray<double> fresh;
+  require_empty(fresh);
+  on_every_backend([&](cunp::device dev) {
+    auto a = cunp::arange<double>(0, 6, 1, dev).reshape({2, 3});
+    const auto constructed = std::move(a);
+    require_empty(a);
+    require_values<double>(constructed, {0, 1, 2, 3, 4, 5}, {2, 3});
+    a = cunp::full<double>({2}, 1.5, dev);  // a moved-from handle takes a new array
+    require_values<double>(a, {1.5, 1.5}, {2});
+
+    auto assigned = cunp::full<double>({}, 7.0, dev);
+    assigned = std::move(a);
+    require_empty(a);
+    require_values<double>(assigned, {1.5, 1.5}, {2});
+    auto& self = assigned;
+    assigned = std::move(self);  // moving into itself changes nothing
+    require_values<double>(assigned, {1.5, 1.5}, {2});
+  });
+}
+
 TEST_CASE("to, to_vector and item move data between devices", "[ndarray]") {
   on_every_backend([](cunp::device dev) {
     const auto h = cunp::arange<std::int64_t>(0, 1000, 1, cpu);
@@ -122,6 +167,33 @@ TEST_CASE("reshape errors say what NumPy says", "[ndarray][reshape][errors]") {
   REQUIRE_THROWS_AS(cunp::zeros<int>({-1}, cpu), cunp::value_error);
 }
 
+// reshape multiplies the new extents as NumPy does: a product past int64 is a mismatch, never a
+// wrapped size that matches; a zero extent ahead of the others gives size 0, whose array must
+// still fit (NumPy's "array is too big").
+TEST_CASE("reshape rejects shapes whose size overflows", "[ndarray][reshape][errors]") {
+  const std::string too_big =
+      "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.";
+  constexpr index_t p31 = index_t(1) << 31, p32 = index_t(1) << 32, p62 = index_t(1) << 62;
+  on_every_backend([&](cunp::device dev) {
+    const auto a = cunp::arange<float>(4, dev);
+    REQUIRE_THROWS_WITH(a.reshape({p62 + 1, 4}),
+                        "cannot reshape array of size 4 into shape (4611686018427387905, 4)");
+    REQUIRE_THROWS_AS(a.reshape({p62 + 1, 4}), cunp::shape_error);
+    REQUIRE_THROWS_WITH(a.reshape({p32, p32}),
+                        "cannot reshape array of size 4 into shape (4294967296, 4294967296)");
+    REQUIRE_THROWS_AS(a.reshape({-1, p32, p32}), cunp::shape_error);
+    const auto e = cunp::zeros<double>({0}, dev);
+    REQUIRE_THROWS_AS(e.reshape({p32, p31, 0}), cunp::shape_error);  // overflows before the 0
+    REQUIRE_THROWS_AS(e.reshape({-1, p32, p32}), cunp::shape_error);
+    REQUIRE_THROWS_WITH(e.reshape({0, p32, p32}), too_big);
+    REQUIRE(cunp::zeros<std::int8_t>({0}, dev).reshape({p31, p31, 0}).size() == 0);  // fits
+  });
+  // Every array is checked where it is made, also a view of memory that cunp does not own.
+  std::vector<float> mine(4);
+  REQUIRE_THROWS_WITH(cunp::adapt(mine.data(), {p62 + 1, 4}), too_big);
+  REQUIRE_THROWS_WITH(cunp::adapt(mine.data(), {p62}, {0}), too_big);
+}
+
 TEST_CASE("adapt wraps memory that cunp does not own", "[ndarray][adapt]") {
   std::vector<double> mine{1, 2, 3, 4, 5, 6};
   const auto a = cunp::adapt(mine.data(), {2, 3});
@@ -143,6 +215,15 @@ TEST_CASE("devices: names, parsing, mixing and unavailable GPUs", "[device][erro
   REQUIRE(cunp::detail::parse_device("cuda:3") == cunp::cuda(3));
   REQUIRE(cunp::detail::parse_device("cuda") == cunp::cuda(0));
   REQUIRE_THROWS_AS(cunp::detail::parse_device("tpu"), cunp::value_error);
+  // Every malformed index is CUNP_DEVICE's value_error, also one past int (not std::stoi's
+  // std::out_of_range).
+  for (const char* bad : {"cuda:99999999999999999999", "cuda:2147483648", "cuda:", "cuda:-1",
+                          "cuda:+1", "cuda:1x", "cuda: 1", "cuda:0x1", "cuda:1 "})
+    REQUIRE_THROWS_WITH(cunp::detail::parse_device(bad),
+                        "CUNP_DEVICE='" + std::string(bad) +
+                            "' is not a device: use cpu, cuda or cuda:N");
+  REQUIRE(cunp::detail::parse_device("cuda:2147483647") == cunp::cuda(2147483647));
+  REQUIRE(cunp::detail::parse_device("cuda:007") == cunp::cuda(7));
   REQUIRE_THROWS_AS(cunp::zeros<float>({2}, cunp::cuda(63)), cunp::device_error);
   REQUIRE_THROWS_AS(cunp::set_default_device(cunp::cuda(63)), cunp::device_error);
   REQUIRE_THROWS_WITH(cunp::detail::check_same_device(cunp::cpu, cunp::cuda(0), "add"),

@@ -1,4 +1,6 @@
 // Printing: array_repr and operator<< against NumPy's repr() (golden cases), on every backend.
+#include <climits>
+#include <cmath>
 #include <fstream>
 #include <iterator>
 #include <sstream>
@@ -158,6 +160,41 @@ TEST_CASE("large arrays print their corners with ... and their shape", "[print]"
           "       [  38,   78,  118, ..., 1518, 1558, 1598],\n"
           "       [  39,   79,  119, ..., 1519, 1559, 1599]],\n"
           "      shape=(40, 40), dtype=int32)");
+  });
+}
+
+// NumPy's FloatingFormat refuses a negative precision (integer, bool and empty arrays never
+// build one) and takes any int: past its 16384-digit buffer more precision changes nothing.
+TEST_CASE("array_repr checks precision as NumPy does", "[print][errors]") {
+  on_every_backend([](cunp::device dev) {
+    const auto f = cunp::asarray<double>({1.5}, dev);
+    REQUIRE_THROWS_WITH(cunp::array_repr(f, -1), "precision must be >= 0");
+    REQUIRE_THROWS_AS(cunp::array_repr(f, -1), cunp::value_error);
+    REQUIRE_THROWS_WITH(cunp::array_repr(cunp::full<double>({}, 1.5, dev), INT_MIN),
+                        "precision must be >= 0");
+    REQUIRE_THROWS_WITH(cunp::array_repr(cunp::asarray<cunp::complex64>({{1, 1}}, dev), -1),
+                        "precision must be >= 0");
+    REQUIRE_THROWS_WITH(cunp::array_repr(cunp::asarray<cunp::float16>({NAN}, dev), -1),
+                        "precision must be >= 0");
+    CHECK(cunp::array_repr(cunp::asarray<std::int64_t>({1, 2}, dev), -1) == "array([1, 2])");
+    CHECK(cunp::array_repr(cunp::asarray<bool>({true}, dev), -1) == "array([ True])");
+    CHECK(cunp::array_repr(cunp::zeros<double>({0, 3}, dev), -1) ==
+          "array([], shape=(0, 3), dtype=float64)");
+    CHECK(cunp::array_repr(f, 0) == "array([2.])");
+    for (int p : {INT_MAX, INT_MAX - 1, 1 << 20}) {
+      INFO("precision " << p);
+      CHECK(cunp::array_repr(f, p) == "array([1.5])");
+      CHECK(cunp::array_repr(cunp::asarray<double>({5e-324, 1.0}, dev), p) ==
+            "array([5.e-324, 1.e+000])");
+      CHECK(cunp::array_repr(cunp::asarray<double>({1e-5, 1.0, 1e5}, dev), p) ==
+            "array([1.e-05, 1.e+00, 1.e+05])");
+      CHECK(cunp::array_repr(cunp::asarray<float>({0.1f}, dev), p) == "array([0.1], dtype=float32)");
+      CHECK(cunp::array_repr(cunp::asarray<cunp::complex128>({{1.0 / 3, 2}}, dev), p) ==
+            "array([0.3333333333333333+2.j])");
+      CHECK(cunp::array_repr(cunp::full<double>({}, 3.141592653589793, dev), p) == "array(3.141592653589793)");
+      CHECK(cunp::array_repr(cunp::asarray<cunp::float16>({NAN, 1.0f / 3}, dev), p) ==
+            "array([   nan, 0.3333], dtype=float16)");
+    }
   });
 }
 

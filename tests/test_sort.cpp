@@ -364,6 +364,28 @@ TEST_CASE("bincount matches NumPy", "[sort][golden]") {
   });
 }
 
+// The lengths of bincount and histogram come from the data or an argument: NumPy's size check
+// applies to them (max + 1 elements of 8 bytes), before any allocation.
+TEST_CASE("bincount and histogram reject lengths that overflow", "[sort][errors]") {
+  const std::string too_big =
+      "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible size.";
+  on_every_backend([&](cunp::device dev) {
+    REQUIRE_THROWS_WITH(cunp::bincount(cunp::asarray<std::int64_t>({index_t(1) << 61}, dev)), too_big);
+    // max + 1 does not fit an int64 (NumPy wraps it and returns an empty array).
+    REQUIRE_THROWS_WITH(cunp::bincount(cunp::asarray<std::int64_t>({0, INT64_MAX}, dev)), too_big);
+    REQUIRE_THROWS_WITH(cunp::bincount(cunp::asarray<std::int64_t>({INT64_MAX}, dev),
+                                       cunp::asarray<double>({1.0}, dev)),
+                        too_big);
+    REQUIRE_THROWS_WITH(cunp::bincount(cunp::asarray<int>({1}, dev), index_t(1) << 62), too_big);
+    const auto x = cunp::asarray<double>({1, 2}, dev);
+    REQUIRE_THROWS_WITH(cunp::histogram(x, index_t(1) << 62), too_big);
+    REQUIRE_THROWS_AS(cunp::histogram(x, index_t(1) << 62), cunp::value_error);
+    REQUIRE_THROWS_WITH(cunp::histogram(x, INT64_MAX), too_big);  // bins + 1 edges
+    REQUIRE_THROWS_WITH(cunp::histogram(x, index_t(1) << 61, {0.0, 1.0}), too_big);
+    REQUIRE_THROWS_WITH(cunp::histogram(cunp::asarray<float>({1, 2}, dev), index_t(1) << 62), too_big);
+  });
+}
+
 TEMPLATE_TEST_CASE("histogram matches NumPy", "[sort][golden]", cunp::float16, float, double,
                    std::int32_t, std::uint8_t, std::int64_t) {
   using T = TestType;

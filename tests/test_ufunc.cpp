@@ -198,6 +198,37 @@ TEST_CASE("cunp::elementwise runs a user callable inside the expression machiner
   });
 }
 
+// CUNP_HD makes these __host__ __device__ lambdas under nvcc (extended lambdas) and plain ones
+// under g++. A closure has no default constructor (none at all with captures) and no assignment.
+TEST_CASE("cunp::elementwise takes lambdas, with and without captures", "[ufunc]") {
+  on_every_backend([](cunp::device dev) {
+    const auto a = cunp::arange<double>(-3, 4, 1, dev);
+    const auto f = [] CUNP_HD (double x) { return x * x + 1.0; };
+    const double k = 0.5;
+    const auto g = [k] CUNP_HD (double x, double y) { return k * x + y; };
+    require_values<double>(cunp::eval(cunp::elementwise(f, a)), {10, 5, 2, 1, 2, 5, 10}, {7});
+    require_values<double>(cunp::eval(cunp::elementwise(g, a, 1.0) * 2.0 + a), {-4, -2, 0, 2, 4, 6, 8}, {7});
+    // Fused into reductions and scans.
+    require_values<double>(cunp::sum(cunp::elementwise(f, a)), {35}, {});
+    const auto m = cunp::arange<double>(0, 6, 1, dev).reshape({2, 3});
+    require_values<double>(cunp::sum(cunp::elementwise(g, m, cunp::arange<double>(0, 3, 1, dev)), 1),
+                           {4.5, 9}, {2});
+    require_values<double>(cunp::cumsum(cunp::elementwise(f, a)), {10, 15, 17, 18, 20, 25, 35}, {7});
+    // out= and copyto, also into a reversed view.
+    const auto out = cunp::zeros<double>({7}, dev);
+    cunp::add(cunp::elementwise(f, a), 1.0, out);
+    require_values<double>(out, {11, 6, 3, 2, 3, 6, 11}, {7});
+    cunp::copyto(cunp::view(out, cunp::slice(cunp::none, cunp::none, -1)), cunp::elementwise(g, a, 1.0));
+    require_values<double>(out, {2.5, 2, 1.5, 1, 0.5, 0, -0.5}, {7});
+  });
+  same_on_every_backend([](cunp::device dev) {  // the strided kernel and a many-block sum
+    const auto x = cunp::linspace<double>(-3, 3, 100001, true, cpu).to(dev);
+    const double k = 0.25;
+    const auto odd = cunp::view(x, cunp::slice(cunp::none, cunp::none, -2));
+    return cunp::sum(cunp::elementwise([k] CUNP_HD (double v) { return k * v * v; }, odd));
+  });
+}
+
 TEST_CASE("out= and in-place operators follow NumPy's casting and aliasing", "[ufunc][out]") {
   on_every_backend([](cunp::device dev) {
     const auto a = cunp::arange<float>(0, 6, 1, dev).reshape({2, 3});
@@ -230,6 +261,58 @@ TEST_CASE("out= and in-place operators follow NumPy's casting and aliasing", "[u
     const auto head = cunp::ndarray<double>(shift.storage(), 0, {9}, {1});
     cunp::add(tail, head, tail);
     require_equal<double>(shift, g<double>("alias_shift"));
+  });
+}
+
+TEST_CASE("out= overlap is judged by memory: complex parts, dtypes and handles over one block",
+          "[ufunc][out]") {
+  using c128 = std::complex<double>;
+  using cunp::none;
+  on_every_backend([](cunp::device dev) {
+    const std::vector<c128> zv{{0, 0}, {1, 10}, {2, 20}, {3, 30}, {4, 40}, {5, 50}};
+    // np.abs(z[0:4], out=z[2:6].real): positions in the real view count doubles, not complex.
+    const auto z = cunp::asarray(zv, {6}, cpu).to(dev);
+    cunp::abs(cunp::view(z, cunp::slice(0, 4)), cunp::real(cunp::view(z, cunp::slice(2, 6))));
+    require_close<c128>(z.to(cpu), cunp::asarray(std::vector<c128>{{0, 0}, {1, 10}, {0, 20},
+                                                                    {std::sqrt(101.0), 30},
+                                                                    {std::sqrt(404.0), 40},
+                                                                    {std::sqrt(909.0), 50}},
+                                                 {6}, cpu));
+    // np.multiply(z[2:6].real, 2.0, out=z[3::-1])
+    const auto w = cunp::asarray(zv, {6}, cpu).to(dev);
+    cunp::multiply(cunp::real(cunp::view(w, cunp::slice(2, 6))), 2.0, cunp::view(w, cunp::slice(3, none, -1)));
+    require_values<c128>(w, {{10, 0}, {8, 0}, {6, 0}, {4, 0}, {4, 40}, {5, 50}}, {6});
+    // Two handles over one block (np.ndarray(buffer=..., offset=8)): y[i] = 2 * x[i], y = x[1:].
+    const auto buf = cunp::arange<double>(0, 10, 1, dev);
+    cunp::multiply(cunp::adapt(buf.data(), {7}, {}, dev), 2.0, cunp::adapt(buf.data() + 1, {7}, {}, dev));
+    require_values<double>(buf, {0, 0, 2, 4, 6, 8, 10, 12, 8, 9}, {10});
+    // The same pointer and strides, but wider elements out (b.view(np.float64) = 2 * b[:4]): not
+    // the same elements.
+    const auto f32 = cunp::arange<float>(0, 8, 1, dev);
+    const auto f64 = cunp::adapt(reinterpret_cast<double*>(f32.data()), {4}, {}, dev);
+    cunp::multiply(cunp::view(f32, cunp::slice(0, 4)), 2.0, f64);
+    require_values<double>(f64, {0, 2, 4, 6}, {4});
+  });
+}
+
+// Binding the result to a reference keeps it alive only if it is a value: the sanitizer build
+// reports a handle returned by reference to a temporary argument (stack-use-after-scope).
+TEST_CASE("eval and out= and in-place operators return handles (no reference to an argument)",
+          "[ufunc][out]") {
+  on_every_backend([](cunp::device dev) {
+    const auto& evaluated = cunp::eval(cunp::arange<double>(0, 5, 1, dev));
+    require_values<double>(evaluated, {0, 1, 2, 3, 4}, {5});
+    const auto x = cunp::arange<double>(0, 3, 1, dev);
+    const auto& added = cunp::add(x, 1.0, cunp::zeros<double>({3}, dev));
+    require_values<double>(added, {1, 2, 3}, {3});
+    const auto& negated = cunp::negative(x, cunp::zeros<double>({3}, dev));
+    require_values<double>(negated, {-0.0, -1, -2}, {3});
+    const auto& clipped = cunp::clip(x, 0.5, 1.5, cunp::zeros<double>({3}, dev));
+    require_values<double>(clipped, {0.5, 1, 1.5}, {3});
+    const auto& rounded = cunp::round(x / 4, 1, cunp::zeros<double>({3}, dev));
+    require_values<double>(rounded, {0, 0.2, 0.5}, {3});
+    const auto& incremented = (cunp::zeros<double>({3}, dev) += x);
+    require_values<double>(incremented, {0, 1, 2}, {3});
   });
 }
 

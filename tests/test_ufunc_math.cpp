@@ -9,6 +9,7 @@
 // results, computed in float and rounded once, by one unit of theirs. Complex results compare
 // normwise (each part within the tolerance times |expected|): products, which NumPy's SIMD loops
 // fuse into fma, within kFewUlps; functions, which combine several real ones, within kComplexUlps.
+#include <chrono>
 #include <cmath>
 #include <complex>
 #include <cstdint>
@@ -392,12 +393,13 @@ TEST_CASE("rounding matches NumPy: half to even, decimals by NumPy's algorithm",
         check<T>(dev, name, [n](const auto& a) { return cunp::round(a, n); });
       }
     };
-    rounded(static_cast<double*>(nullptr), {0, 1, 2, 3, -1, -2, 5, 17, 300, 400, -308, -400});
-    rounded(static_cast<float*>(nullptr), {0, 1, 2, -1, 3, 40});
+    rounded(static_cast<double*>(nullptr),
+            {0, 1, 2, 3, -1, -2, 5, 17, 22, 23, -22, -23, 300, 308, 309, 400, -308, -309, -400});
+    rounded(static_cast<float*>(nullptr), {0, 1, 2, -1, 3, 38, 39, -39, 40});
     rounded(static_cast<float16*>(nullptr), {0, 1, 2, -1, -4, 5});
     rounded(static_cast<bfloat16*>(nullptr), {0, 1, -1});
-    rounded(static_cast<complex128*>(nullptr), {0, 1, -1});
-    rounded(static_cast<int64_t*>(nullptr), {0, 3, -1, -2, -18});
+    rounded(static_cast<complex128*>(nullptr), {0, 1, -1, 23, 309, -309});
+    rounded(static_cast<int64_t*>(nullptr), {0, 3, -1, -2, -18, -22, -23, 400});
     rounded(static_cast<uint8_t*>(nullptr), {-1, -2});
     rounded(static_cast<int8_t*>(nullptr), {-1});
     rounded(static_cast<bool*>(nullptr), {0});
@@ -405,6 +407,40 @@ TEST_CASE("rounding matches NumPy: half to even, decimals by NumPy's algorithm",
     require_values<double>(cunp::eval(cunp::round(h)), {0, 2, 2, -0.0, -2, 3}, {6});
     // 2.675 * 100 rounds to 267.5: NumPy gives 2.68 where Python's round gives 2.67.
     require_values<double>(cunp::eval(cunp::round(h, 2)), {0.5, 1.5, 2.5, -0.5, -1.5, 2.68}, {6});
+  });
+}
+
+TEST_CASE("round with decimals at the ends of int gives NumPy's NaN at once",
+          "[ufunc_math][round][errors]") {
+  on_every_backend([](cunp::device dev) {
+    constexpr int lowest = std::numeric_limits<int>::min();
+    constexpr int highest = std::numeric_limits<int>::max();
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const auto x = cunp::asarray<double>({1.5, -2.5, 0.0, INFINITY, NAN, 1e300}, {6}, dev);
+    const auto z = cunp::asarray<complex128>({{1.5, 2}, {0, -1e300}}, {2}, dev);
+    const auto i = cunp::asarray<int64_t>({-7, 0, 12345, int64_t(1) << 62}, {4}, dev);
+    const auto i8 = cunp::asarray<int8_t>({-7, 0, 125}, {3}, dev);
+    // 10**|decimals| is inf beyond 308 in NumPy's float64 factor: x * inf / inf and
+    // x / inf * inf are NaN, also for 0.
+    for (const int n : {highest, -highest, lowest}) {
+      INFO("decimals " << n);
+      const auto start = std::chrono::steady_clock::now();
+      require_values<double>(cunp::eval(cunp::round(x, n)), std::vector<double>(6, nan), {6});
+      // NumPy multiplies its factor up to 10**(2**31 - 1) one step at a time (seconds).
+      CHECK(std::chrono::steady_clock::now() - start < std::chrono::seconds(1));
+      require_values<float>(cunp::eval(cunp::round(x.astype<float>(), n)),
+                            std::vector<float>(6, float(nan)), {6});
+      require_values<float16>(cunp::eval(cunp::round(x.astype<float16>(), n)),
+                              std::vector<float16>(6, float16(nan)), {6});
+      require_values<complex128>(cunp::eval(cunp::round(z, n)),
+                                 std::vector<complex128>(2, complex128(nan, nan)), {2});
+    }
+    // Integers are unchanged for decimals >= 0; below, NaN becomes 0 as in every cunp cast
+    // (NumPy's NaN-to-integer cast depends on the CPU: int64 min on x86, 0 for int8).
+    require_values<int64_t>(cunp::eval(cunp::round(i, highest)), i.to_vector(), {4});
+    require_values<int64_t>(cunp::eval(cunp::round(i, -highest)), {0, 0, 0, 0}, {4});
+    require_values<int64_t>(cunp::eval(cunp::round(i, lowest)), {0, 0, 0, 0}, {4});
+    require_values<int8_t>(cunp::eval(cunp::round(i8, lowest)), {0, 0, 0}, {3});
   });
 }
 
@@ -499,6 +535,54 @@ TEST_CASE("comparisons, logical, bitwise and classification ufuncs match NumPy",
     unary<int32_t, float16, float, double, complex64>(dev, "isfinite", UF(cunp::isfinite));
     unary<int8_t, float, double>(dev, "signbit", UF(cunp::signbit));
     check<double>(dev, "signbit_negnan", UF(cunp::signbit));
+  });
+}
+
+// NumPy 2 computes the logical ufuncs of operands of different dtypes (a Python scalar included)
+// in the bool loop: each operand's truth in its own type, so a scalar neither underflows nor
+// overflows in the array's dtype.
+TEST_CASE("logical ufuncs take each operand's truth in its own type (C++ scalars too)",
+          "[ufunc_math][logic]") {
+  on_every_backend([](cunp::device dev) {
+    const auto f32 = cunp::ones<float>({2}, dev);
+    const auto i8 = cunp::asarray<int8_t>({0, 1}, {2}, dev);
+    const std::vector<bool> both{true, true}, second{false, true}, first{true, false};
+    require_values<bool>(cunp::eval(cunp::logical_and(f32, 1e-300)), both, {2});
+    require_values<bool>(cunp::eval(cunp::logical_and(1e-300, f32)), both, {2});
+    require_values<bool>(cunp::eval(cunp::logical_or(cunp::zeros<float>({2}, dev), 1e-300)), both, {2});
+    require_values<bool>(cunp::eval(cunp::logical_xor(f32, 1e-300)), {false, false}, {2});
+    require_values<bool>(cunp::eval(cunp::logical_and(cunp::ones<int8_t>({2}, dev), 300)), both, {2});
+    require_values<bool>(cunp::eval(cunp::logical_or(300, cunp::zeros<int8_t>({2}, dev))), both, {2});
+    require_values<bool>(cunp::eval(cunp::logical_and(cunp::ones<uint8_t>({2}, dev), -1)), both, {2});
+    require_values<bool>(cunp::eval(cunp::logical_and(i8, 0.5)), second, {2});
+    require_values<bool>(cunp::eval(cunp::logical_or(i8, 0.0)), second, {2});
+    const auto h = cunp::asarray<float16>({float16(0.f), float16(1.f)}, {2}, dev);
+    require_values<bool>(cunp::eval(cunp::logical_and(h, 1e-10)), second, {2});
+    const auto z = cunp::asarray<complex64>({{0, 0}, {1, 0}}, {2}, dev);
+    require_values<bool>(cunp::eval(cunp::logical_and(z, complex128(0, 1e-300))), second, {2});
+    require_values<bool>(cunp::eval(cunp::logical_xor(complex128(0, 1e-300), z)), first, {2});
+    require_values<bool>(
+        cunp::eval(cunp::logical_and(cunp::asarray<float>({0, 1}, {2}, dev), complex128(0, 1e-300))),
+        second, {2});
+    // NaN is true.
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    require_values<bool>(cunp::eval(cunp::logical_or(cunp::zeros<float>({2}, dev), nan)), both, {2});
+    require_values<bool>(cunp::eval(cunp::logical_xor(i8, nan)), first, {2});
+    require_values<bool>(cunp::eval(cunp::logical_and(cunp::asarray<bool>({false, true}, {2}, dev), 2)),
+                         second, {2});
+    // && and || are these ufuncs.
+    require_values<bool>(cunp::eval(f32 && 1e-300), both, {2});
+    require_values<bool>(cunp::eval(1e-300 && f32), both, {2});
+    require_values<bool>(cunp::eval(cunp::zeros<int8_t>({2}, dev) || 300), both, {2});
+    require_values<bool>(cunp::eval(cunp::zeros<float>({2}, dev) || 1e-300), both, {2});
+    // A C++ integer must fit the type that the ufunc computes in, not the common dtype: NumPy
+    // converts it to the loop's dtype (float16 for arctan2 of int8, float64 for divide).
+    require_values<float16>(cunp::eval(cunp::arctan2(cunp::ones<int8_t>({1}, dev), 300)),
+                            {float16(0.003334f)}, {1});
+    require_values<double>(cunp::eval(cunp::divide(cunp::ones<int8_t>({1}, dev), 300)),
+                           {1.0 / 300}, {1});
+    REQUIRE_THROWS_WITH(cunp::add(cunp::ones<int8_t>({1}, dev), 300),
+                        "Python integer 300 out of bounds for int8");
   });
 }
 

@@ -12,6 +12,13 @@ using cunp::ellipsis;
 using cunp::newaxis;
 using cunp::none;
 using cunp::slice;
+// Names that CUDA's headers also declare at global scope (math functions, min, max, any) work in
+// file-scope using-declarations under nvcc too. `all` (CUDA's all(bool)) and `cuda` (CCCL's
+// namespace) do not: see docs/differences.md and the test case below.
+using cunp::abs, cunp::any, cunp::ceil, cunp::copysign, cunp::cos, cunp::exp, cunp::fabs,
+    cunp::floor, cunp::fmax, cunp::fmin, cunp::fmod, cunp::hypot, cunp::isfinite, cunp::isinf,
+    cunp::isnan, cunp::log, cunp::max, cunp::min, cunp::rint, cunp::round, cunp::signbit, cunp::sin,
+    cunp::sqrt, cunp::sum, cunp::trunc;
 
 namespace {
 
@@ -425,5 +432,38 @@ TEST_CASE("may_share_memory compares memory bounds", "[views]") {
     REQUIRE_FALSE(cunp::may_share_memory(view(a, slice(none, 5)), view(a, slice(5, none))));
     REQUIRE_FALSE(cunp::may_share_memory(a, a.copy()));
     REQUIRE_FALSE(cunp::may_share_memory(view(a, slice(3, 3)), a));
+  });
+}
+
+TEST_CASE("cunp's names that CUDA also declares globally work in file-scope using-declarations",
+          "[views][names]") {
+  on_every_backend([](cunp::device dev) {
+    const auto a = cunp::arange<float>(-3, 3, 1, dev);
+    const auto b = cunp::eval(a * 0.75f);
+    const auto z = cunp::eval(a / 0.0f);
+    require_values<float>(cunp::eval(abs(a) + fabs(a)), {6, 4, 2, 0, 2, 4}, {6});
+    require_values<float>(min(a), {-3}, {});
+    require_values<float>(max(a), {2}, {});
+    require_values<float>(sum(a), {-3}, {});
+    require_values<bool>(any(a > 1), {true}, {});
+    require_values<bool>(cunp::eval(signbit(a)), {true, true, true, false, false, false}, {6});
+    require_values<bool>(cunp::eval(isnan(z)), {false, false, false, true, false, false}, {6});
+    require_values<bool>(cunp::eval(isinf(z)), {true, true, true, false, true, true}, {6});
+    require_values<bool>(cunp::eval(isfinite(z) || isfinite(a)), {true, true, true, true, true, true}, {6});
+    require_values<float>(cunp::eval(floor(b)), {-3, -2, -1, 0, 0, 1}, {6});
+    require_values<float>(cunp::eval(ceil(b)), {-2, -1, -0.0f, 0, 1, 2}, {6});
+    require_values<float>(cunp::eval(trunc(b)), {-2, -1, -0.0f, 0, 0, 1}, {6});
+    require_values<float>(cunp::eval(round(b) - rint(b)), {0, 0, 0, 0, 0, 0}, {6});
+    require_values<float>(cunp::eval(sqrt(a * a) - hypot(a, 0.0f)), {0, 0, 0, 0, 0, 0}, {6});
+    require_values<float>(cunp::eval(fmax(a, 0.5f) + fmin(a, 0.5f)), {-2.5, -1.5, -0.5, 0.5, 1.5, 2.5}, {6});
+    require_values<float>(cunp::eval(fmod(a, 2.0f)), {-1, -0.0f, -1, 0, 1, 0}, {6});
+    require_values<float>(cunp::eval(copysign(a, -1.0f)), {-3, -2, -1, -0.0f, -1, -2}, {6});
+    require_values<float>(cunp::eval(exp(a * 0.0f) + cos(a * 0.0f) + sin(a * 0.0f) + log(exp(a * 0.0f))),
+                          {2, 2, 2, 2, 2, 2}, {6});
+    // cunp::all is declared at block scope (as README's example does) or spelled in full.
+    using cunp::all;
+    require_values<float>(cunp::view(a.reshape({2, 3}), all, 1), {-2, 1}, {2});
+    require_values<bool>(all(a > -4), {true}, {});
+    require_values<bool>(cunp::all(a > -3), {false}, {});
   });
 }

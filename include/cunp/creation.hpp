@@ -4,11 +4,15 @@
 #include <cmath>
 #include <concepts>
 #include <initializer_list>
+#include <limits>
+#include <optional>
 #include <string>
 #include <type_traits>
 #include <vector>
 
 #include "cunp/ndarray.hpp"
+#include "cunp/promotion.hpp"
+#include "cunp/view.hpp"
 
 namespace cunp {
 
@@ -48,9 +52,14 @@ template <class U = void, element_type T, class R = std::conditional_t<std::is_v
 [[nodiscard]] ndarray<R> ones_like(const ndarray<T>& a) {
   return ones<R>(a.shape(), a.device());
 }
-template <class U = void, element_type T, class R = std::conditional_t<std::is_void_v<U>, T, U>>
-[[nodiscard]] ndarray<R> full_like(const ndarray<T>& a, const R& value) {
-  return full<R>(a.shape(), value, a.device());
+/// numpy.full_like(a, value): a's dtype (or U's), the value cast into it as NumPy casts a Python
+/// scalar (unsafe: 2.7 into int16 is 2, a complex drops its imaginary part), except that an
+/// integer out of an integer dtype's range throws value_error (NumPy: OverflowError).
+template <class U = void, element_type T, detail::assignable_scalar V,
+          class R = std::conditional_t<std::is_void_v<U>, T, U>>
+[[nodiscard]] ndarray<R> full_like(const ndarray<T>& a, const V& value) {
+  detail::check_weak_fits<R>(value);
+  return full<R>(a.shape(), detail::convert<R>(value), a.device());
 }
 
 /// A C-ordered array holding a copy of `values` (numpy.asarray of a list); shape defaults to 1-d.
@@ -58,7 +67,8 @@ template <element_type T>
 [[nodiscard]] ndarray<T> asarray(const std::vector<T>& values, shape_t shape = {},
                                  device dev = default_device()) {
   if (shape.empty() && values.size() != 1) shape = {static_cast<index_t>(values.size())};
-  if (shape_size(shape) != static_cast<index_t>(values.size()))
+  // np.array(values).reshape(shape): a product past int64 matches no size.
+  if (detail::extent_product(shape) != static_cast<index_t>(values.size()))
     throw shape_error("cannot reshape array of size " + std::to_string(values.size()) +
                       " into shape " + shape_str(shape));
   ndarray<T> a(shape, cpu);
@@ -241,23 +251,45 @@ template <class T> ndarray<T> tri_part(const ndarray<T>& a, index_t k, bool lowe
 }
 }  // namespace detail
 
-/// numpy.eye(N, M, k): ones on the k-th diagonal. M < 0 means M = N.
+namespace detail {
+/// The columns of eye(n, m) and tri(n, m): N when M is omitted, std::nullopt, cunp::none or -1
+/// (cunp 0.1's documented spelling of M = N, kept so that code written to it stays right); any
+/// other negative M is NumPy's "negative dimensions" error, raised by the array's size check.
+inline index_t columns_or_n(index_t n, std::optional<index_t> m) {
+  return !m || *m == -1 ? n : *m;
+}
+}  // namespace detail
+
+/// numpy.eye(N, M=None, k): ones on the k-th diagonal (M = N: see detail::columns_or_n).
 template <element_type T>
-[[nodiscard]] ndarray<T> eye(index_t n, index_t m = -1, index_t k = 0, device dev = default_device()) {
-  ndarray<T> a = zeros<T>({n, m < 0 ? n : m}, dev);
+[[nodiscard]] ndarray<T> eye(index_t n, std::optional<index_t> m = std::nullopt, index_t k = 0,
+                             device dev = default_device()) {
+  ndarray<T> a = zeros<T>({n, detail::columns_or_n(n, m)}, dev);
   detail::diagonal_view(a, k).fill(T(1));
   return a;
+}
+/// numpy.eye(N, None, k).
+template <element_type T>
+[[nodiscard]] ndarray<T> eye(index_t n, none_t, index_t k = 0, device dev = default_device()) {
+  return eye<T>(n, std::nullopt, k, dev);
 }
 /// numpy.identity(n).
 template <element_type T> [[nodiscard]] ndarray<T> identity(index_t n, device dev = default_device()) {
   return eye<T>(n, n, 0, dev);
 }
-/// numpy.tri(N, M, k): ones at and below the k-th diagonal. M < 0 means M = N.
+/// numpy.tri(N, M=None, k): ones at and below the k-th diagonal (M = N: see
+/// detail::columns_or_n).
 template <element_type T>
-[[nodiscard]] ndarray<T> tri(index_t n, index_t m = -1, index_t k = 0, device dev = default_device()) {
-  ndarray<T> a = ones<T>({n, m < 0 ? n : m}, dev);
+[[nodiscard]] ndarray<T> tri(index_t n, std::optional<index_t> m = std::nullopt, index_t k = 0,
+                             device dev = default_device()) {
+  ndarray<T> a = ones<T>({n, detail::columns_or_n(n, m)}, dev);
   detail::tri_zero(a, k, true);
   return a;
+}
+/// numpy.tri(N, None, k).
+template <element_type T>
+[[nodiscard]] ndarray<T> tri(index_t n, none_t, index_t k = 0, device dev = default_device()) {
+  return tri<T>(n, std::nullopt, k, dev);
 }
 /// numpy.tril: a copy with the elements above the k-th diagonal zeroed.
 template <element_type T> [[nodiscard]] ndarray<T> tril(const ndarray<T>& a, index_t k = 0) {
@@ -272,7 +304,12 @@ template <element_type T> [[nodiscard]] ndarray<T> triu(const ndarray<T>& a, ind
 /// diagonal k (NumPy returns a read-only view there; cunp has no read-only views).
 template <element_type T> [[nodiscard]] ndarray<T> diag(const ndarray<T>& v, index_t k = 0) {
   if (v.ndim() == 1) {
-    const index_t n = v.shape()[0] + (k < 0 ? -k : k);
+    // n = len(v) + |k| as a Python int: past int64 it is NumPy's error for a shape that C
+    // cannot hold (|INT64_MIN| included).
+    index_t n;
+    if (k == std::numeric_limits<index_t>::min() ||
+        __builtin_add_overflow(v.shape()[0], k < 0 ? -k : k, &n))
+      throw value_error("Maximum allowed dimension exceeded");
     ndarray<T> a = zeros<T>({n, n}, v.device());
     detail::copy_same(detail::diagonal_view(a, k), v);
     return a;

@@ -1,5 +1,6 @@
 // cunp/device.hpp: devices (cpu, cuda(i)), the default device and the GPU runtime it reaches.
 #pragma once
+#include <charconv>
 #include <cstdlib>
 #include <mutex>
 #include <optional>
@@ -79,13 +80,17 @@ inline void check_same_device(device a, device b, const char* op) {
                        " and " + b.str() + "; move one with .to(device)");
 }
 
-/// Parses "cpu", "cuda", "cuda:N" (CUNP_DEVICE's syntax).
+/// Parses "cpu", "cuda", "cuda:N" (CUNP_DEVICE's syntax): N is decimal digits alone (no sign,
+/// no space) that fit an int; anything else is value_error.
 inline device parse_device(const std::string& s) {
   if (s == "cpu") return cpu;
   if (s == "cuda" || s == "gpu") return cuda(0);
   if (s.rfind("cuda:", 0) == 0 && s.size() > 5 &&
-      s.find_first_not_of("0123456789", 5) == std::string::npos)
-    return cuda(std::stoi(s.substr(5)));
+      s.find_first_not_of("0123456789", 5) == std::string::npos) {
+    int index = 0;
+    const auto [end, ec] = std::from_chars(s.data() + 5, s.data() + s.size(), index);
+    if (ec == std::errc() && end == s.data() + s.size()) return cuda(index);
+  }
   throw value_error("CUNP_DEVICE='" + s + "' is not a device: use cpu, cuda or cuda:N");
 }
 

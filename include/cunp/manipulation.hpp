@@ -225,6 +225,9 @@ template <element_type T>
     throw shape_error("cannot broadcast a non-scalar to a scalar array");
   for (index_t e : shape)
     if (e < 0) throw value_error("all elements of broadcast shape must be non-negative");
+  // NumPy builds the view through an iterator, which refuses an element count past int64 before
+  // the view's own size check (the bytes) can.
+  if (!detail::extent_product(shape)) throw value_error("iterator is too large");
   if (a.shape().size() > shape.size())
     throw shape_error("input operand has more dimensions than allowed by the axis remapping");
   const std::size_t lead = shape.size() - a.shape().size();

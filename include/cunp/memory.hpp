@@ -69,6 +69,13 @@ inline std::shared_ptr<buffer> allocate(device dev, std::size_t bytes) {
   return b;
 }
 
+/// The storage that an array without any (ndarray(), a moved-from array) shows: one shared 0-byte
+/// buffer on the cpu, which views of it (reshape, T, view) keep.
+inline const std::shared_ptr<buffer>& empty_host_buffer() {
+  static const std::shared_ptr<buffer> empty = allocate(cpu, 0);
+  return empty;
+}
+
 /// Page-locked host storage (fast, asynchronous transfers); plain host memory without CUDA.
 inline std::shared_ptr<buffer> allocate_pinned(std::size_t bytes) {
   if (!gpu() || bytes == 0) return allocate(cpu, bytes);

@@ -74,13 +74,14 @@ printed_block<T> printed_part(const ndarray<T>& a) {
 }  // namespace detail
 
 /// numpy.array_repr: `array([1., 2.], dtype=float32)`, as repr() prints it under the default
-/// print options (or with `precision` digits). A GPU array is copied to the host first (only the
-/// printed part of a large one).
+/// print options (or with `precision` digits: NumPy's value_error for a negative one when floats
+/// are printed). A GPU array is copied to the host first (only the printed part of a large one).
 template <element_type T>
 [[nodiscard]] std::string array_repr(const ndarray<T>& a, int precision = detail::print_precision) {
   const std::string prefix = "array(";
   std::string body = "[]";
   if (a.size() > 0) {
+    detail::check_print_precision<T>(precision);  // before the data leaves a GPU
     const auto part = detail::printed_part(a);
     const auto words = detail::format_elements(part.values, a.ndim() == 0, precision);
     // The closing ")" takes one column of the line width.

@@ -2,6 +2,7 @@
 #pragma once
 #include <cstdint>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,23 +27,60 @@ inline std::string shape_str(const shape_t& s) {
   return out + ")";
 }
 
-/// Number of elements; throws value_error for a negative extent (NumPy's message).
-inline index_t shape_size(const shape_t& s) {
-  index_t n = 1;
+// Every product of extents is taken here, overflow-checked, in one of NumPy's two ways:
+// checked_size, the check of every array made (fresh or a view), and extent_product, the
+// element count of a shape that has no array yet (reshape's target, a broadcast shape).
+namespace detail {
+
+/// NumPy's ValueError for an array whose byte count does not fit an npy_intp.
+inline value_error array_too_big() {
+  return value_error("array is too big; `arr.size * arr.dtype.itemsize` is larger than the "
+                     "maximum possible size.");
+}
+
+/// NumPy's check of every array it makes (PyArray_NewFromDescr, views included): no extent is
+/// negative, and itemsize times the product of the nonzero extents fits an int64. Zero extents
+/// are skipped, as NumPy skips them, so that the strides of a size-0 array fit too. Returns the
+/// number of elements. ndim multiplications: cheap enough for the view constructor.
+inline index_t checked_size(const shape_t& s, std::size_t itemsize) {
+  auto bytes = static_cast<index_t>(itemsize);
+  bool empty = false;
   for (index_t e : s) {
     if (e < 0) throw value_error("negative dimensions are not allowed: shape " + shape_str(s));
-    n *= e;
+    if (e == 0) empty = true;
+    else if (__builtin_mul_overflow(bytes, e, &bytes)) throw array_too_big();
   }
+  return empty ? 0 : bytes / static_cast<index_t>(itemsize);
+}
+
+/// The product of the extents in order, or nullopt when a partial product leaves int64 (NumPy's
+/// reshape and broadcast arithmetic: a zero after an overflow does not save it). Throws
+/// value_error for a negative extent.
+inline std::optional<index_t> extent_product(const shape_t& s) {
+  index_t n = 1;
+  bool overflow = false;
+  for (index_t e : s) {
+    if (e < 0) throw value_error("negative dimensions are not allowed: shape " + shape_str(s));
+    overflow = overflow || __builtin_mul_overflow(n, e, &n);
+  }
+  if (overflow) return std::nullopt;
   return n;
 }
 
-/// C-order strides of a shape.
+}  // namespace detail
+
+/// Number of elements; throws value_error for a negative extent or a count past int64 (NumPy's
+/// messages).
+inline index_t shape_size(const shape_t& s) { return detail::checked_size(s, 1); }
+
+/// C-order strides of a shape. The products wrap (never overflow) for a shape too big for an
+/// array, which the array constructor then refuses (checked_size).
 inline strides_t c_strides(const shape_t& s) {
   strides_t st(s.size());
-  index_t acc = 1;
+  std::uint64_t acc = 1;
   for (std::size_t i = s.size(); i-- > 0;) {
-    st[i] = acc;
-    acc *= s[i] > 0 ? s[i] : 1;
+    st[i] = static_cast<index_t>(acc);
+    acc *= s[i] > 0 ? static_cast<std::uint64_t>(s[i]) : 1;
   }
   return st;
 }
@@ -68,6 +106,8 @@ inline shape_t broadcast_shapes(const shape_t& a, const shape_t& b) {
                         " " + shape_str(b));
     out[i] = x == 1 ? y : x;
   }
+  // Operands that fit may broadcast to a shape that does not (a column times a row).
+  if (!detail::extent_product(out)) throw value_error("broadcast dimensions too large.");
   return out;
 }
 

@@ -420,12 +420,14 @@ void check_bincount_input(const ndarray<T>& x, index_t minlength) {
 }
 
 /// The length of bincount's result: max(x) + 1 (at least minlength); throws for negative x.
+/// max(x) = INT64_MAX asks for 2^63 elements, too big for any array (NumPy wraps max + 1).
 template <class Backend, class T>
 index_t bincount_length(const ndarray<T>& x, index_t minlength) {
   if (x.size() == 0) return minlength;
   const auto [lo, hi] = value_range(Backend{}, x);
   if (static_cast<index_t>(lo) < 0)
     throw value_error("'list' argument must have no negative elements");
+  if (static_cast<index_t>(hi) == std::numeric_limits<index_t>::max()) throw array_too_big();
   return std::max(static_cast<index_t>(hi) + 1, minlength);
 }
 
@@ -480,13 +482,15 @@ template <class T>
 using histogram_edge_t = std::conditional_t<is_floating_v<T>, T, double>;
 
 /// numpy.linspace(first, last, bins + 1) as np.histogram calls it, computed in C (NumPy's
-/// dtype of first and last; every operation rounded to C) and returned as E.
+/// dtype of first and last; every operation rounded to C) and returned as E, on the cpu (an
+/// array, so that too many edges are cunp's out_of_memory, as NumPy's MemoryError).
 template <class C, class E>
-std::vector<E> histogram_edges(C first, C last, index_t bins) {
+ndarray<E> histogram_edges(C first, C last, index_t bins) {
   const auto op = [](double v) { return static_cast<C>(v); };  // one NumPy operation in C
   const C delta = op(static_cast<double>(last) - static_cast<double>(first));
   const C step = op(static_cast<double>(delta) / static_cast<double>(bins));
-  std::vector<E> e(static_cast<std::size_t>(bins + 1));
+  const ndarray<E> edges({bins + 1}, cpu);
+  E* e = edges.data();
   for (index_t i = 0; i <= bins; ++i) {
     const C y = op(static_cast<double>(i));
     const C scaled =
@@ -497,7 +501,7 @@ std::vector<E> histogram_edges(C first, C last, index_t bins) {
     e[i] = convert<E>(op(static_cast<double>(scaled) + static_cast<double>(first)));
   }
   e[bins] = convert<E>(last);
-  return e;
+  return edges;
 }
 
 template <class Backend, class T, class E>
@@ -514,7 +518,10 @@ histogram_result<histogram_edge_t<T>> histogram_uniform(
   static_assert(!is_complex_v<T>, "numpy.histogram of complex values is not supported");
   using E = histogram_edge_t<T>;
   if (bins < 1) throw value_error("`bins` must be positive, when an integer");
-  std::vector<E> edges;
+  // The bins + 1 edges must fit an array: checked before the data is read (a kernel on a GPU).
+  if (bins == std::numeric_limits<index_t>::max()) throw array_too_big();
+  checked_size({bins + 1}, sizeof(E));
+  ndarray<E> edges;
   if (range) {
     auto [first, last] = *range;
     if (first > last) throw value_error("max must be larger than min in range parameter.");
@@ -550,7 +557,7 @@ histogram_result<histogram_edge_t<T>> histogram_uniform(
       edges = histogram_edges<double, E>(first, last, bins);
     }
   }
-  return histogram_with_edges<Backend>(a, asarray(edges, {bins + 1}, a.device()));
+  return histogram_with_edges<Backend>(a, edges.to(a.device()));
 }
 }  // namespace detail
 

@@ -53,8 +53,11 @@ template <class Backend = detail::compiled_backend, class Op, class... Args>
 [[nodiscard]] auto eval(const detail::expr<Op, Args...>& e) {
   return ndarray<typename detail::expr<Op, Args...>::value_type>(e);
 }
+/// numpy.asarray of an array: the same handle. By value, as every function here that returns an
+/// argument (out=, in-place operators): a reference would dangle when the argument is a
+/// temporary (`const auto& r = eval(arange<double>(5));`), and a handle costs a shared_ptr copy.
 template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] const ndarray<T>& eval(const ndarray<T>& a) {
+[[nodiscard]] ndarray<T> eval(const ndarray<T>& a) {
   return a;
 }
 
@@ -109,7 +112,7 @@ template <class Backend, class T, class E> void assign(const ndarray<T>& out, co
   }                                                                                            \
   template <class Backend = detail::compiled_backend, operand A, element_type T>               \
     requires array_like<A>                                                                     \
-  const ndarray<T>& NAME(A&& a, const ndarray<T>& out) {                                       \
+  ndarray<T> NAME(A&& a, const ndarray<T>& out) {                                              \
     detail::assign<Backend>(out, NAME(std::forward<A>(a)));                                    \
     return out;                                                                                \
   }
@@ -121,7 +124,7 @@ template <class Backend, class T, class E> void assign(const ndarray<T>& out, co
   }                                                                                            \
   template <class Backend = detail::compiled_backend, operand A, operand B, element_type T>    \
     requires(array_like<A> || array_like<B>)                                                   \
-  const ndarray<T>& NAME(A&& a, B&& b, const ndarray<T>& out) {                                \
+  ndarray<T> NAME(A&& a, B&& b, const ndarray<T>& out) {                                       \
     detail::assign<Backend>(out, NAME(std::forward<A>(a), std::forward<B>(b)));                \
     return out;                                                                                \
   }
@@ -237,7 +240,7 @@ template <operand A, operand Lo>
 }
 template <class Backend = detail::compiled_backend, operand A, class Lo, class Hi, element_type T>
   requires array_like<A>
-const ndarray<T>& clip(A&& a, Lo&& a_min, Hi&& a_max, const ndarray<T>& out) {
+ndarray<T> clip(A&& a, Lo&& a_min, Hi&& a_max, const ndarray<T>& out) {
   detail::assign<Backend>(out, clip(std::forward<A>(a), std::forward<Lo>(a_min), std::forward<Hi>(a_max)));
   return out;
 }
@@ -260,7 +263,7 @@ template <operand A>
 }
 template <class Backend = detail::compiled_backend, operand A, element_type T>
   requires array_like<A>
-const ndarray<T>& round(A&& a, int decimals, const ndarray<T>& out) {
+ndarray<T> round(A&& a, int decimals, const ndarray<T>& out) {
   detail::assign<Backend>(out, round(std::forward<A>(a), decimals));
   return out;
 }
@@ -325,6 +328,11 @@ template <element_type T, operand A>
 template <class F, operand... X>
   requires(sizeof...(X) > 0 && (array_like<X> || ...))
 [[nodiscard]] auto elementwise(F f, X&&... x) {
+#if defined(__NVCC__)
+  static_assert(!__nv_is_extended_device_lambda_closure_type(F),
+                "cunp::elementwise needs a __host__ __device__ lambda: the cpu backend calls it too, "
+                "and host code cannot see a __device__ lambda's return type");
+#endif
   using op = detail::user_op<F, int(sizeof...(X))>;
   return detail::expr<op, detail::operand_t<X>...>(op{{}, f},
                                                   detail::as_operand(std::forward<X>(x))...);
@@ -371,7 +379,7 @@ CUNP_OPERATOR1(!, logical_not)
 // In-place operators write into the left operand (NumPy's a += b: out=a, same_kind casting).
 #define CUNP_INPLACE(SYM, NAME)                                                   \
   template <element_type T, operand B, class Backend = detail::compiled_backend>  \
-  const ndarray<T>& operator SYM##=(const ndarray<T>& a, B&& b) {                 \
+  ndarray<T> operator SYM##=(const ndarray<T>& a, B&& b) {                        \
     return NAME<Backend>(a, std::forward<B>(b), a);                               \
   }
 CUNP_INPLACE(+, add)

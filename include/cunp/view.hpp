@@ -191,16 +191,7 @@ template <class T> strides_t assignment_strides(const ndarray<T>& src, const sha
 /// test: interleaved views that touch no common element still count).
 template <element_type A, element_type B>
 [[nodiscard]] bool may_share_memory(const ndarray<A>& a, const ndarray<B>& b) {
-  if (a.size() == 0 || b.size() == 0 || !(a.device() == b.device())) return false;
-  const auto [alo, ahi] = detail::element_span(a.shape(), a.strides());
-  const auto [blo, bhi] = detail::element_span(b.shape(), b.strides());
-  const auto a0 = reinterpret_cast<std::uintptr_t>(a.data());
-  const auto b0 = reinterpret_cast<std::uintptr_t>(b.data());
-  const std::uintptr_t a_first = a0 + alo * static_cast<std::intptr_t>(sizeof(A));
-  const std::uintptr_t a_end = a0 + (ahi + 1) * static_cast<std::intptr_t>(sizeof(A));
-  const std::uintptr_t b_first = b0 + blo * static_cast<std::intptr_t>(sizeof(B));
-  const std::uintptr_t b_end = b0 + (bhi + 1) * static_cast<std::intptr_t>(sizeof(B));
-  return a_first < b_end && b_first < a_end;
+  return a.device() == b.device() && detail::bytes_of(a).overlaps(detail::bytes_of(b));
 }
 
 /// a[idx...] with a run-time index tuple; see view(a, idx...).

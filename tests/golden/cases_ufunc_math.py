@@ -227,10 +227,15 @@ def generate(out):
     c.unary("ceil", ["uint16", "float32", "float64"])
     c.unary("trunc", ["int64", "float32", "float64"])
     halves = [0.5, 1.5, 2.5, -0.5, -2.5, 1.25, 1.35, 2.675, 0.125, 1234.5, 1250.0, -1350.0]
-    for d, decimals in [("float64", [0, 1, 2, 3, -1, -2, 5, 17, 300, 400, -308, -400]),
-                        ("float32", [0, 1, 2, -1, 3, 40]), ("float16", [0, 1, 2, -1, -4, 5]),
-                        ("bfloat16", [0, 1, -1]), ("complex128", [0, 1, -1]),
-                        ("int64", [0, 3, -1, -2, -18]), ("uint8", [-1, -2]), ("bool", [0])]:
+    # 10**22 is the last power of ten exact in float64; the factor is inf from 10**309 (float32:
+    # 10**39, float16: 10**5) and the results NaN.
+    for d, decimals in [("float64", [0, 1, 2, 3, -1, -2, 5, 17, 22, 23, -22, -23, 300, 308, 309,
+                                     400, -308, -309, -400]),
+                        ("float32", [0, 1, 2, -1, 3, 38, 39, -39, 40]),
+                        ("float16", [0, 1, 2, -1, -4, 5]), ("bfloat16", [0, 1, -1]),
+                        ("complex128", [0, 1, -1, 23, 309, -309]),
+                        ("int64", [0, 3, -1, -2, -18, -22, -23, 400]), ("uint8", [-1, -2]),
+                        ("bool", [0])]:
         if d == "bfloat16" and ml_dtypes is None:
             continue
         v = c.values(d, extra=halves) if d in ("float64", "float32", "float16") else c.values(d)

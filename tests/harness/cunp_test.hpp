@@ -1,7 +1,6 @@
 // The test harness: run one test body on every backend present, compare GPU results with the cpu
 // backend under per-dtype tolerances, and compare the cpu backend with NumPy's golden outputs.
 #pragma once
-#include <catch2/catch.hpp>
 #include <cmath>
 #include <complex>
 #include <cstdlib>
@@ -10,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "catch.hpp"
 #include "cunp/cunp.hpp"
 
 namespace cunp_test {

@@ -1,8 +1,8 @@
 // The Catch2 runner of every test executable. GPU variants exit 77 (ctest: skipped) without a GPU.
-#define CATCH_CONFIG_RUNNER
-#include <catch2/catch.hpp>
+#define CATCH_CONFIG_RUNNER  // Catch2 2: its runner is compiled here, without its main
 #include <cstdio>
 
+#include "catch.hpp"
 #include "cunp/device.hpp"
 
 int main(int argc, char** argv) {

@@ -152,8 +152,10 @@ template <class Op, class... Args> class expr {
 
  private:
   template <class X> static void check_weak(const X&) {}
+  // NumPy converts a Python scalar to the dtype of the loop it resolved, which may not be the
+  // common dtype: arctan2(int8, 300) computes in float16, logical_and(int8, 300) in bool.
   template <class S> static void check_weak(const weak<S>& w) {
-    check_weak_fits<typename types::common>(w.value);
+    check_weak_fits<typename types::loop>(w.value);
   }
 
   Op op_;
@@ -223,14 +225,21 @@ template <std::size_t I, class... Args> constexpr int leaves_before() {
   return n;
 }
 
-/// Where binding records each slot: element pointer, strides broadcast to the output's shape and
-/// storage (for the aliasing check). Slot 0 is the output.
+/// Where binding records each slot: element pointer, strides broadcast to the output's shape, and
+/// the memory and element size it has (for the overlap check). Slot 0 is the output.
 template <int N> struct bind_context {
-  const shape_t* out_shape;
+  explicit bind_context(shape_t shape) : out_shape(std::move(shape)) {}
+  template <class T> void record(int slot, const ndarray<T>& a, strides_t st) {
+    ptrs[slot] = a.data();
+    strides[slot] = std::move(st);
+    bytes[slot] = bytes_of(a);
+    itemsize[slot] = sizeof(T);
+  }
+  shape_t out_shape;
   const void* ptrs[N] = {};
   strides_t strides[N];
-  const buffer* storage[N] = {};
-  std::pair<index_t, index_t> span[N];  // element range touched, relative to the storage start
+  byte_range bytes[N];
+  std::size_t itemsize[N] = {};
 };
 
 /// a's strides seen through broadcasting to `shape` (NumPy's broadcast_to: 0 where extended).
@@ -248,11 +257,7 @@ template <int Slot, class X> struct binder;
 template <int Slot, class T> struct binder<Slot, ndarray<T>> {
   using type = slot_leaf<T, Slot>;
   template <int N> static type make(const ndarray<T>& a, bind_context<N>& ctx) {
-    ctx.ptrs[Slot] = a.data();
-    ctx.strides[Slot] = broadcast_strides(a, *ctx.out_shape);
-    ctx.storage[Slot] = a.storage().get();
-    const auto [lo, hi] = element_span(a.shape(), a.strides());
-    ctx.span[Slot] = {a.offset() + lo, a.offset() + hi};
+    ctx.record(Slot, a, broadcast_strides(a, ctx.out_shape));
     return {};
   }
 };
@@ -281,35 +286,37 @@ template <int Slot, class Op, class... Args> struct binder<Slot, expr<Op, Args..
 /// Slots of a materialisation: the output, then the expression's array leaves.
 template <class E> inline constexpr int slots_v = 1 + operand_traits<E>::leaves;
 
-/// A bound expression ready to run: the tree, the slots' pointers and their loop layout.
+/// A bound expression ready to run: the tree, the slots' pointers and their loop layout. The
+/// tree is built from the expression in place, never default-constructed and assigned: a user's
+/// callable in it (a lambda) may have neither a default constructor nor an assignment.
 template <class E> struct bound_expr {
   static constexpr int N = slots_v<E>;
   using tree_type = typename binder<1, E>::type;
+  bind_context<N> ctx;  // before the tree: binding the tree fills it
   tree_type tree;
-  bind_context<N> ctx;
   loop_layout<N> layout;
-};
 
-/// Binds `e` for writing into `out` (of e's shape). Returns false when the output overlaps an
-/// input in a way that an element-by-element loop could read an already-written element; then
-/// the caller evaluates into a temporary first (NumPy's semantics for a += a[::-1]).
-template <class OutT, class E> bool bind_into(const ndarray<OutT>& out, const E& e, bound_expr<E>& b) {
-  b.ctx.out_shape = &out.shape();
-  b.tree = binder<1, E>::make(e, b.ctx);
-  b.ctx.ptrs[0] = out.data();
-  b.ctx.strides[0] = out.strides();
-  std::array<const strides_t*, bound_expr<E>::N> st;
-  for (int k = 0; k < bound_expr<E>::N; ++k) st[k] = &b.ctx.strides[k];
-  b.layout = make_loop_layout<bound_expr<E>::N>(out.shape(), st);
-  const auto [lo, hi] = element_span(out.shape(), out.strides());
-  for (int k = 1; k < bound_expr<E>::N; ++k) {
-    if (b.ctx.storage[k] != out.storage().get()) continue;
-    const bool disjoint = out.offset() + hi < b.ctx.span[k].first || b.ctx.span[k].second < out.offset() + lo;
-    const bool same_elements = b.ctx.ptrs[k] == b.ctx.ptrs[0] && b.ctx.strides[k] == b.ctx.strides[0];
-    if (!disjoint && !same_elements) return false;
+  /// Binds e for writing into out (of e's shape).
+  template <class OutT>
+  bound_expr(const ndarray<OutT>& out, const E& e) : ctx(out.shape()), tree(binder<1, E>::make(e, ctx)) {
+    ctx.record(0, out, out.strides());
+    std::array<const strides_t*, N> st;
+    for (int k = 0; k < N; ++k) st[k] = &ctx.strides[k];
+    layout = make_loop_layout<N>(out.shape(), st);
   }
-  return true;
-}
+
+  /// Whether the output overlaps an input in a way that an element-by-element loop could read an
+  /// already-written element; then the caller evaluates into a temporary first (NumPy's semantics
+  /// for a += a[::-1]). An input that is the output itself, element for element, is safe.
+  [[nodiscard]] bool output_overlaps_input() const {
+    for (int k = 1; k < N; ++k) {
+      const bool same_elements = ctx.ptrs[k] == ctx.ptrs[0] && ctx.strides[k] == ctx.strides[0] &&
+                                 ctx.itemsize[k] == ctx.itemsize[0];
+      if (ctx.bytes[k].overlaps(ctx.bytes[0]) && !same_elements) return true;
+    }
+    return false;
+  }
+};
 
 /// The strided indexer: the current element of each slot is ptrs[slot][offs[slot]] (Off: 32-bit
 /// offsets where every operand's reach allows).
@@ -340,8 +347,8 @@ template <class OutT, class E> void evaluate(host_backend, const ndarray<OutT>& 
   check_same_device(out.device(), e.device(), "evaluate");
   require_cpu_for(out.device(), "element-wise operations");
   if (out.size() == 0) return;
-  bound_expr<E> b;
-  if (!bind_into(out, e, b)) {
+  const bound_expr<E> b(out, e);
+  if (b.output_overlaps_input()) {
     const ndarray<OutT> tmp(out.shape(), out.device());
     evaluate(host_backend{}, tmp, e);
     copy_same(out, tmp);

@@ -22,6 +22,18 @@ inline constexpr index_t print_threshold = 1000;
 inline constexpr index_t print_edgeitems = 3;
 inline constexpr int print_linewidth = 75;
 
+/// The precision past which more prints nothing more: Dragon4 stops at NumPy's 16384-character
+/// digit buffer, about 330 digits from the decimal point for any float64. float_format clamps to
+/// it, so that no arithmetic on a precision up to INT_MAX overflows an int.
+inline constexpr int print_precision_max = 1 << 20;
+
+/// NumPy's FloatingFormat check, for the dtypes that it formats (the floats and complex numbers;
+/// bfloat16 prints per element and takes no precision): precision must be >= 0.
+template <class T> void check_print_precision(int precision) {
+  constexpr bool floating = is_complex_v<T> || (is_floating_v<T> && !std::is_same_v<T, bfloat16>);
+  if (floating && precision < 0) throw value_error("precision must be >= 0");
+}
+
 /// An unsigned integer of any size, only as much arithmetic as Dragon4 needs.
 class big_uint {
  public:
@@ -319,7 +331,7 @@ template <class F>
 class float_format {
  public:
   float_format(const std::vector<F>& data, bool sign, int precision = print_precision)
-      : sign_(sign), precision_(precision) {
+      : sign_(sign), precision_(std::min(precision, print_precision_max)) {
     std::vector<F> finite;
     bool neg_inf = false;
     for (const F& v : data) {

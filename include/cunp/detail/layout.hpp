@@ -69,4 +69,20 @@ inline std::pair<std::int64_t, std::int64_t> element_span(const shape_t& shape,
   return {lo, hi};
 }
 
+/// The addresses [first, end) that a view's elements lie in. Overlap checks compare these rather
+/// than element positions in a storage: positions of a complex array and of its real view count
+/// different units, and two handles over one block of memory (adapt) have different storages.
+struct byte_range {
+  std::uintptr_t first = 0, end = 0;
+  [[nodiscard]] bool overlaps(const byte_range& o) const {
+    return first < end && o.first < o.end && first < o.end && o.first < end;
+  }
+};
+template <class Array> byte_range bytes_of(const Array& a) {
+  const auto [lo, hi] = element_span(a.shape(), a.strides());
+  const auto p = reinterpret_cast<std::uintptr_t>(a.data());
+  const auto size = static_cast<std::intptr_t>(sizeof(*a.data()));
+  return {p + lo * size, p + (hi + 1) * size};
+}
+
 }  // namespace cunp::detail

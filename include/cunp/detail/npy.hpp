@@ -260,26 +260,22 @@ inline header interpret_header(std::string_view text, const std::string& where) 
   h.fortran_order = fortran.integer != 0;
   const literal& shape = field("shape");
   if (shape.k != literal::kind::tuple) throw io_error(where + ": shape is not valid: not a tuple");
-  // As NumPy, the nonzero extents times the item size must fit in an index, even when another
-  // extent is 0.
-  const auto limit = static_cast<std::uint64_t>(std::numeric_limits<index_t>::max());
-  std::uint64_t bytes = itemsize(h.type);
-  bool empty = false, overflow = false;
   for (const literal& e : shape.items) {
     if (e.k != literal::kind::integer) throw io_error(where + ": shape is not valid: not all ints");
     if (e.integer < 0)
       throw io_error(where + ": shape is not valid: negative dimension " +
                      std::to_string(e.integer));
     h.shape.push_back(e.integer);
-    const auto n = static_cast<std::uint64_t>(e.integer);
-    empty = empty || n == 0;
-    if (n > 1 && bytes > limit / n) overflow = true;
-    if (n > 0 && !overflow) bytes *= n;
   }
-  if (overflow)
+  // As NumPy, the nonzero extents times the item size must fit in an index, even when another
+  // extent is 0: the array's own check (shape.hpp), reported as a bad file.
+  const std::size_t item = itemsize(h.type);
+  try {
+    h.data_bytes = static_cast<std::uint64_t>(checked_size(h.shape, item)) * item;
+  } catch (const value_error&) {
     throw io_error(where + ": shape " + shape_str(h.shape) + " of " +
                    std::string(dtype_name(h.type)) + " needs more bytes than 64 bits can count");
-  h.data_bytes = empty ? 0 : bytes;
+  }
   return h;
 }
 

@@ -60,41 +60,39 @@ inline shape_t reduced_shape(const shape_t& shape, const std::vector<bool>& red,
   return out;
 }
 
-/// A bound reduction: the input's tree, its slots (slot 0: the output) and both layouts.
+/// A bound reduction: the input's tree, its slots (slot 0: the output) and both layouts. Built
+/// in place from the input, as bound_expr is (a user's lambda in the tree cannot be assigned).
 template <class X> struct bound_reduction {
   static constexpr int N = slots_v<X>;
   using tree_type = typename binder<1, X>::type;
+  bind_context<N> ctx;  // before the tree: binding the tree fills it
   tree_type tree;
-  bind_context<N> ctx;
   loop_layout<N> kept, red;
-};
 
-/// Binds input x for reducing the dimensions `red` into out (of reduced_shape(x, red, keepdims)).
-template <class OutT, class X>
-void bind_reduction(const ndarray<OutT>& out, const X& x, const std::vector<bool>& red,
-                    bool keepdims, bound_reduction<X>& b) {
-  constexpr int N = bound_reduction<X>::N;
-  const shape_t& shape = operand_shape(x);
-  b.ctx.out_shape = &shape;
-  b.tree = binder<1, X>::make(x, b.ctx);
-  b.ctx.ptrs[0] = out.data();
-  strides_t& os = b.ctx.strides[0];
-  os.assign(shape.size(), 0);
-  for (std::size_t d = 0, o = 0; d < shape.size(); ++d) {
-    if (!red[d]) os[d] = out.strides()[o++];
-    else if (keepdims) ++o;
+  /// Binds input x for reducing the dimensions `reduced` into out (of reduced_shape(x, reduced,
+  /// keepdims)).
+  template <class OutT>
+  bound_reduction(const ndarray<OutT>& out, const X& x, const std::vector<bool>& reduced, bool keepdims)
+      : ctx(operand_shape(x)), tree(binder<1, X>::make(x, ctx)) {
+    const shape_t& shape = ctx.out_shape;
+    strides_t os(shape.size(), 0);
+    for (std::size_t d = 0, o = 0; d < shape.size(); ++d) {
+      if (!reduced[d]) os[d] = out.strides()[o++];
+      else if (keepdims) ++o;
+    }
+    ctx.record(0, out, std::move(os));
+    shape_t ks, rs;
+    std::array<strides_t, N> kst, rst;
+    for (std::size_t d = 0; d < shape.size(); ++d) {
+      (reduced[d] ? rs : ks).push_back(shape[d]);
+      for (int k = 0; k < N; ++k) (reduced[d] ? rst : kst)[k].push_back(ctx.strides[k][d]);
+    }
+    std::array<const strides_t*, N> kp, rp;
+    for (int k = 0; k < N; ++k) kp[k] = &kst[k], rp[k] = &rst[k];
+    kept = make_loop_layout<N>(ks, kp);
+    red = make_loop_layout<N>(rs, rp);
   }
-  shape_t ks, rs;
-  std::array<strides_t, N> kst, rst;
-  for (std::size_t d = 0; d < shape.size(); ++d) {
-    (red[d] ? rs : ks).push_back(shape[d]);
-    for (int k = 0; k < N; ++k) (red[d] ? rst : kst)[k].push_back(b.ctx.strides[k][d]);
-  }
-  std::array<const strides_t*, N> kp, rp;
-  for (int k = 0; k < N; ++k) kp[k] = &kst[k], rp[k] = &rst[k];
-  b.kept = make_loop_layout<N>(ks, kp);
-  b.red = make_loop_layout<N>(rs, rp);
-}
+};
 
 /// Reducer r over elements [lo, hi) of the reduced layout, from the offsets `base`: pairwise
 /// (NumPy's summation: blocks of 128 summed in order, halves combined), for its accuracy.
@@ -184,8 +182,7 @@ auto reduce(const X& x, const axis_arg& axis, bool keepdims, const R& r) {
   }
   ndarray<out_t> out(reduced_shape(shape, red, keepdims), x.device());
   if (out.size() == 0) return out;
-  bound_reduction<X> b;
-  bind_reduction(out, x, red, keepdims, b);
+  const bound_reduction<X> b(out, x, red, keepdims);
   if (out.device().is_cpu())
     reduce_run(host_backend{}, b, r);
   else if constexpr (std::is_same_v<Backend, host_backend>)

@@ -1,5 +1,6 @@
 // cunp/detail/ufunc_ops_arith.hpp: arithmetic, rounding and extrema ufuncs (see ufunc_ops.hpp).
 #pragma once
+#include <limits>
 #include <type_traits>
 
 namespace cunp::detail {
@@ -385,10 +386,14 @@ struct round_op {
   double factor;  // 10**|decimals|, as NumPy computes it
 
   explicit round_op(int d = 0) : decimals(d), factor(1e9) {
-    const int n = d < 0 ? -d : d;
+    // |d| in unsigned arithmetic: -INT_MIN does not fit an int.
+    const unsigned n = d < 0 ? 0u - static_cast<unsigned>(d) : static_cast<unsigned>(d);
     constexpr double p10[] = {1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8};
     if (n < 9) factor = p10[n];
-    for (int k = 9; k < n; ++k) factor *= 10.;
+    // NumPy's loop multiplies up to 10**n one step at a time, 2**31 steps for INT_MAX (seconds);
+    // its product is inf from 10**309 on and stays inf, so stopping there gives NumPy's factor
+    // (and its NaN results) at once.
+    for (unsigned k = 9; k < n && factor <= std::numeric_limits<double>::max(); ++k) factor *= 10.;
   }
 
   template <class M>

@@ -81,17 +81,28 @@ CUNP_HD constexpr bool truth(M a) {
   else
     return a != M(0);
 }
-#define CUNP_LOGICAL(NAME, EXPR)                      \
-  struct NAME##_op : ufunc_loops<all_loops, bool_t> { \
-    static constexpr const char* name = #NAME;        \
-    template <class M>                                \
-    CUNP_HD bool operator()(M a, M b) const {         \
-      return EXPR;                                    \
-    }                                                 \
+/// The binary logical ufuncs' loop: NumPy has one per dtype and '??->?', which operands of
+/// different dtypes resolve to (a Python scalar too: logical_and(float32, 1e-300) does not
+/// underflow the scalar, logical_and(int8, 300) does not overflow it). Each operand converts to
+/// bool in its own type; the typed loops give the same truths, so every operand goes to bool.
+struct logical_loops {
+  template <class C, class...>
+  using loop_for = bool;
+  template <class L>
+  using out = bool;
+  template <class>
+  static constexpr bool accepts = true;
+};
+#define CUNP_LOGICAL(NAME, EXPR)                    \
+  struct NAME##_op : logical_loops {                \
+    static constexpr const char* name = #NAME;      \
+    CUNP_HD bool operator()(bool a, bool b) const { \
+      return EXPR;                                  \
+    }                                               \
   };
-CUNP_LOGICAL(logical_and, truth(a) && truth(b))
-CUNP_LOGICAL(logical_or, truth(a) || truth(b))
-CUNP_LOGICAL(logical_xor, truth(a) != truth(b))
+CUNP_LOGICAL(logical_and, a && b)
+CUNP_LOGICAL(logical_or, a || b)
+CUNP_LOGICAL(logical_xor, a != b)
 #undef CUNP_LOGICAL
 struct logical_not_op : ufunc_loops<all_loops, bool_t> {
   static constexpr const char* name = "logical_not";

@@ -133,8 +133,8 @@ template <class OutT, class E> void evaluate(cuda_backend, const ndarray<OutT>& 
   check_same_device(out.device(), e.device(), "evaluate");
   const index_t n = out.size();
   if (n == 0) return;
-  bound_expr<E> b;
-  if (!bind_into(out, e, b)) {
+  const bound_expr<E> b(out, e);
+  if (b.output_overlaps_input()) {
     const ndarray<OutT> tmp(out.shape(), out.device());
     evaluate(cuda_backend{}, tmp, e);
     copy_same(out, tmp);

@@ -363,8 +363,8 @@ bool scan_expression(cuda_backend, const ndarray<R>& out, const E& e, scan_kind<
   if (out.device().is_cpu()) return false;
   check_same_device(out.device(), e.device(), "scan");
   const ndarray<R> shaped = out.reshape(e.shape());
-  bound_expr<E> b;
-  if (!bind_into(shaped, e, b)) return false;
+  const bound_expr<E> b(shaped, e);
+  if (b.output_overlaps_input()) return false;
   constexpr int N = bound_expr<E>::N;
   for (int k = 0; k < N && b.layout.shape.ndim == 1; ++k)
     if (b.layout.strides[k][0] != 1) return false;
