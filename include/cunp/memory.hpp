@@ -99,10 +99,19 @@ inline void check_synchronize_allowed(const char* what) {
   detail::check_device(dev);
   return dev.is_cpu() ? memory_info{} : detail::gpu()->memory_stats(dev.index());
 }
-/// Returns the pool's cached, unused device memory to the driver (cupy: free_all_blocks).
+/// Entries, work-area bytes, hits, misses and evictions of the vendor libraries' plan cache of
+/// `dev` (cuFFT plans, cuSPARSE and cuBLASLt descriptors; zeros on the cpu).
+[[nodiscard]] inline plan_cache_stats plan_cache_info(device dev) {
+  detail::check_device(dev);
+  return dev.is_cpu() ? plan_cache_stats{} : detail::gpu()->plan_cache_info(dev.index());
+}
+/// Drops the plan cache of `dev`, then returns the pool's cached, unused device memory to the
+/// driver (cupy: free_all_blocks). Plans in use stay alive until their users are done.
 inline void empty_cache(device dev) {
   detail::check_device(dev);
-  if (dev.is_cuda()) detail::gpu()->empty_cache(dev.index());
+  if (dev.is_cpu()) return;
+  detail::gpu()->clear_plan_cache(dev.index());
+  detail::gpu()->empty_cache(dev.index());
 }
 /// Caps the bytes that arrays may hold on `dev` (0 removes the cap); beyond it allocations throw
 /// out_of_memory (cupy: MemoryPool.set_limit).

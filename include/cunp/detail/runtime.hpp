@@ -18,6 +18,17 @@ struct memory_info {
   std::size_t limit_bytes = 0;  ///< 0: no limit set
 };
 
+/// cunp::plan_cache_info(dev): the vendor-library plan cache of a device (zeros on the cpu).
+struct plan_cache_stats {
+  std::size_t entries = 0;
+  std::size_t bytes = 0;  ///< work-area bytes of the cached plans
+  std::size_t hits = 0;
+  std::size_t misses = 0;
+  std::size_t evictions = 0;  ///< entries dropped to stay within the bounds (not by clearing)
+  std::size_t max_entries = 0;
+  std::size_t max_bytes = 0;
+};
+
 namespace detail {
 
 /// A strided operand as kernels see it: element pointer, extents and element strides.
@@ -65,6 +76,9 @@ struct gpu_runtime {
   memory_info (*memory_stats)(int dev);
   void (*empty_cache)(int dev);
   void (*set_memory_limit)(int dev, std::size_t bytes);
+  // The vendor libraries' plan cache (cunp/detail/cuda/core/plan_cache.cuh).
+  plan_cache_stats (*plan_cache_info)(int dev);
+  void (*clear_plan_cache)(int dev);
 };
 
 /// The table, or nullptr when no nvcc-compiled translation unit registered one.

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "cunp/detail/cuda/check.cuh"
+#include "cunp/detail/cuda/core/per_device.cuh"
 
 // Kernels are templates with hidden visibility: one definition per program, never exported.
 #define CUNP_KERNEL __global__ __attribute__((visibility("hidden")))
@@ -15,14 +16,12 @@ inline constexpr int block_threads = 256;
 
 /// Multiprocessors of `dev`, read once per device.
 inline int sm_count(int dev) {
-  static int cached[64] = {};
-  if (dev < 0 || dev >= 64) return 132;
-  if (!cached[dev]) {
+  static per_device<int> counts;
+  return counts.get(dev, [](int d) {
     int n = 0;
-    CUNP_CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, dev));
-    cached[dev] = n;
-  }
-  return cached[dev];
+    CUNP_CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, d));
+    return n;
+  });
 }
 
 /// Whether Kernel may take `bytes` of dynamic shared memory on device d (the current one): its
@@ -31,30 +30,30 @@ inline int sm_count(int dev) {
 /// setting is the kernel's on the current device; ~1 us of host time a call otherwise).
 template <auto Kernel>
 bool shared_memory_opt_in(int d, std::size_t bytes, int min_arch = 0) {
-  static signed char ok[64] = {};  // 0 not asked yet, 1 yes, -1 no
-  if (d >= 0 && d < 64 && ok[d]) return ok[d] > 0;
-  cudaFuncAttributes a{};
-  CUNP_CUDA_CHECK(cudaFuncGetAttributes(&a, Kernel));
-  int most = 0;
-  CUNP_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, d));
-  const bool fits = a.binaryVersion >= min_arch && a.sharedSizeBytes + bytes <= std::size_t(most);
-  if (fits)
-    CUNP_CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         static_cast<int>(bytes)));
-  if (d >= 0 && d < 64) ok[d] = fits ? 1 : -1;
-  return fits;
+  static per_device<bool> ok;
+  return ok.get(d, [&](int dev) {
+    cudaFuncAttributes a{};
+    CUNP_CUDA_CHECK(cudaFuncGetAttributes(&a, Kernel));
+    int most = 0;
+    CUNP_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
+    const bool fits = a.binaryVersion >= min_arch && a.sharedSizeBytes + bytes <= std::size_t(most);
+    if (fits)
+      CUNP_CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                           static_cast<int>(bytes)));
+    return fits;
+  });
 }
 
 /// How many blocks of `threads` threads of Kernel (no dynamic shared memory) fit on one SM of
-/// device d, asked once per device.
+/// device d (the current one), asked once per device.
 template <auto Kernel>
 int blocks_per_sm(int d, int threads) {
-  static int cached[64] = {};
-  if (d >= 0 && d < 64 && cached[d]) return cached[d];
-  int n = 0;
-  CUNP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, Kernel, threads, 0));
-  if (d >= 0 && d < 64) cached[d] = n;
-  return n;
+  static per_device<int> counts;
+  return counts.get(d, [&](int) {
+    int n = 0;
+    CUNP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, Kernel, threads, 0));
+    return n;
+  });
 }
 
 /// Blocks for a grid-stride loop over n items: enough to fill every SM several times.

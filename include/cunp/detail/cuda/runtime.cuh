@@ -1,19 +1,12 @@
 // cunp/detail/cuda/runtime.cuh: fills the gpu_runtime table when a CUDA translation unit starts.
 #pragma once
 #include "cunp/detail/cuda/copy_kernels.cuh"
+#include "cunp/detail/cuda/core/per_device.cuh"
+#include "cunp/detail/cuda/core/plan_cache.cuh"
 #include "cunp/detail/cuda/pool.cuh"
 #include "cunp/detail/cuda/transfer.cuh"
 
 namespace cunp::detail::cuda {
-
-inline int device_count() {
-  int n = 0;
-  if (cudaGetDeviceCount(&n) != cudaSuccess) {  // no driver or no device: the cpu backend only
-    cudaGetLastError();
-    return 0;
-  }
-  return n;
-}
 
 inline const gpu_runtime runtime_table = {
     device_count,
@@ -72,6 +65,8 @@ inline const gpu_runtime runtime_table = {
     memory_stats,
     empty_cache,
     set_memory_limit,
+    plan_cache_info,
+    clear_plan_cache,
 };
 
 // Every CUDA translation unit registers the same table; the first one at start-up wins.
