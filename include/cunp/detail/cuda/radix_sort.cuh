@@ -11,6 +11,7 @@
 #include <cub/device/device_radix_sort.cuh>
 #include <cub/version.cuh>
 
+#include "cunp/detail/cuda/core/workspace.cuh"
 #include "cunp/detail/cuda/launch.cuh"
 #include "cunp/ndarray.hpp"
 
@@ -31,19 +32,13 @@ template <class K, class V>
 void cub_radix_sort(int dev, cudaStream_t st, const K* keys_in, K* keys_out, const V* values_in,
                     V* values_out, std::int64_t n, int bits) {
   const auto sort = [&](auto count) {
-    std::size_t bytes = 0;
-    const auto call = [&](void* temp) {
+    cub_call(dev, "cub::DeviceRadixSort", [&](void* temp, std::size_t& bytes) {
       if constexpr (std::is_same_v<V, cub::NullType>)
-        check(cub::DeviceRadixSort::SortKeys(temp, bytes, keys_in, keys_out, count, 0, bits, st),
-              "cub::DeviceRadixSort::SortKeys");
+        return cub::DeviceRadixSort::SortKeys(temp, bytes, keys_in, keys_out, count, 0, bits, st);
       else
-        check(cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, values_in,
-                                              values_out, count, 0, bits, st),
-              "cub::DeviceRadixSort::SortPairs");
-    };
-    call(nullptr);
-    const auto tmp = scratch(dev, bytes);
-    call(tmp.data());
+        return cub::DeviceRadixSort::SortPairs(temp, bytes, keys_in, keys_out, values_in,
+                                               values_out, count, 0, bits, st);
+    });
   };
   if (n <= std::numeric_limits<int>::max())
     sort(static_cast<int>(n));

@@ -25,6 +25,7 @@
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include "cunp/detail/cuda/core/workspace.cuh"
 #include "cunp/detail/cuda/elementwise.cuh"
 #include "cunp/detail/cuda/scan_stream.cuh"
 #include "cunp/detail/cuda/scan_tiles.cuh"
@@ -85,10 +86,9 @@ template <class F> auto indexed(const F& f) {
 template <class In, class V, class Op>
 void device_scan(cunp::device dev, In in, V* out, index_t n, Op op, cudaStream_t st) {
   const auto run = [&](auto count) {
-    std::size_t bytes = 0;
-    CUNP_CUDA_CHECK(cub::DeviceScan::InclusiveScan(nullptr, bytes, in, out, op, count, st));
-    const ndarray<std::uint8_t> temp({static_cast<index_t>(std::max<std::size_t>(bytes, 1))}, dev);
-    CUNP_CUDA_CHECK(cub::DeviceScan::InclusiveScan(temp.data(), bytes, in, out, op, count, st));
+    cub_call(dev.index(), "cub::DeviceScan::InclusiveScan", [&](void* temp, std::size_t& bytes) {
+      return cub::DeviceScan::InclusiveScan(temp, bytes, in, out, op, count, st);
+    });
   };
   if (n <= index_t(0xffffffff)) run(static_cast<std::uint32_t>(n));
   else run(static_cast<std::uint64_t>(n));

@@ -173,15 +173,11 @@ void sort_keys(int dev, cudaStream_t st, const K* in, K* out, std::int64_t lanes
     for (std::int64_t l = 0; l < lanes; ++l)
       radix_sort(dev, st, in + l * n, out + l * n, n, Bits);
   } else {
-    std::size_t bytes = 0;
     const auto off = lane_offsets(n);
-    check(cub::DeviceSegmentedSort::StableSortKeys(nullptr, bytes, in, out, lanes * n, lanes, off,
-                                                   off + 1, st),
-          "cub::DeviceSegmentedSort::StableSortKeys");
-    const auto tmp = scratch(dev, bytes);
-    check(cub::DeviceSegmentedSort::StableSortKeys(tmp.data(), bytes, in, out, lanes * n, lanes,
-                                                   off, off + 1, st),
-          "cub::DeviceSegmentedSort::StableSortKeys");
+    cub_call(dev, "cub::DeviceSegmentedSort::StableSortKeys", [&](void* temp, std::size_t& bytes) {
+      return cub::DeviceSegmentedSort::StableSortKeys(temp, bytes, in, out, lanes * n, lanes, off,
+                                                      off + 1, st);
+    });
   }
 }
 
@@ -200,17 +196,12 @@ void sort_pairs(int dev, cudaStream_t st, const K* keys_in, K* keys_out, const V
       radix_sort(dev, st, keys_in + l * n, keys_out + l * n, values_in + l * n, values_out + l * n,
                  n, Bits);
   } else {
-    std::size_t bytes = 0;
     const auto off = lane_offsets(n);
-    check(cub::DeviceSegmentedSort::StableSortPairs(nullptr, bytes, keys_in, keys_out, values_in,
-                                                    values_out, lanes * n, lanes, off, off + 1,
-                                                    st),
-          "cub::DeviceSegmentedSort::StableSortPairs");
-    const auto tmp = scratch(dev, bytes);
-    check(cub::DeviceSegmentedSort::StableSortPairs(tmp.data(), bytes, keys_in, keys_out,
-                                                    values_in, values_out, lanes * n, lanes, off,
-                                                    off + 1, st),
-          "cub::DeviceSegmentedSort::StableSortPairs");
+    cub_call(dev, "cub::DeviceSegmentedSort::StableSortPairs", [&](void* temp, std::size_t& bytes) {
+      return cub::DeviceSegmentedSort::StableSortPairs(temp, bytes, keys_in, keys_out, values_in,
+                                                       values_out, lanes * n, lanes, off, off + 1,
+                                                       st);
+    });
   }
 }
 
@@ -352,14 +343,10 @@ void complex_sort_lanes(int dev, cudaStream_t st, const ndarray<std::complex<R>>
     complex_prepare<R, std::int64_t>
         <<<grid_for(dev, total), block_threads, 0, st>>>(l.shape, op, keys, idx, total, n);
   CUNP_CUDA_CHECK_LAUNCH("complex_prepare");
-  std::size_t bytes = 0;
-  check(cub::DeviceMergeSort::StableSortPairs(nullptr, bytes, keys, idx, total,
-                                              lane_complex_less<R>{}, st),
-        "cub::DeviceMergeSort::StableSortPairs");
-  const auto tmp = scratch(dev, bytes);
-  check(cub::DeviceMergeSort::StableSortPairs(tmp.data(), bytes, keys, idx, total,
-                                              lane_complex_less<R>{}, st),
-        "cub::DeviceMergeSort::StableSortPairs");
+  cub_call(dev, "cub::DeviceMergeSort::StableSortPairs", [&](void* temp, std::size_t& bytes) {
+    return cub::DeviceMergeSort::StableSortPairs(temp, bytes, keys, idx, total,
+                                                 lane_complex_less<R>{}, st);
+  });
   if (values) {
     complex_values<<<grid_for(dev, total), block_threads, 0, st>>>(
         keys, reinterpret_cast<R*>(values), total);
@@ -717,16 +704,11 @@ ndarray<T> unique_sorted_values(cuda_backend, const ndarray<T>& sorted, bool equ
   ndarray<std::int64_t> count({}, sorted.device());
   const auto index = thrust::make_counting_iterator<std::int64_t>(0);
   const auto nowhere = thrust::make_discard_iterator();
-  std::size_t bytes = 0;
-  cuda::check(
-      cub::DeviceSelect::UniqueByKey(nullptr, bytes, sorted.data(), index, firsts.data(), nowhere,
-                                     count.data(), n, cuda::unique_equal<T>{equal_nan}, on.stream),
-      "cub::DeviceSelect::UniqueByKey");
-  const auto tmp = cuda::scratch(on.dev, bytes);
-  cuda::check(cub::DeviceSelect::UniqueByKey(tmp.data(), bytes, sorted.data(), index, firsts.data(),
-                                             nowhere, count.data(), n,
-                                             cuda::unique_equal<T>{equal_nan}, on.stream),
-              "cub::DeviceSelect::UniqueByKey");
+  cuda::cub_call(on.dev, "cub::DeviceSelect::UniqueByKey", [&](void* temp, std::size_t& bytes) {
+    return cub::DeviceSelect::UniqueByKey(temp, bytes, sorted.data(), index, firsts.data(),
+                                          nowhere, count.data(), n,
+                                          cuda::unique_equal<T>{equal_nan}, on.stream);
+  });
   return ndarray<T>(firsts.storage(), 0, {count.item()}, {1}).copy();
 }
 
@@ -739,13 +721,9 @@ index_t unique_groups(cuda_backend, const ndarray<T>& sorted, bool equal_nan,
   cuda::group_starts<<<cuda::grid_for(on.dev, n), cuda::block_threads, 0, on.stream>>>(
       sorted.data(), n, equal_nan, gid.data());
   CUNP_CUDA_CHECK_LAUNCH("group_starts");
-  std::size_t bytes = 0;
-  cuda::check(cub::DeviceScan::InclusiveSum(nullptr, bytes, gid.data(), gid.data(), n, on.stream),
-              "cub::DeviceScan::InclusiveSum");
-  const auto tmp = cuda::scratch(on.dev, bytes);
-  cuda::check(
-      cub::DeviceScan::InclusiveSum(tmp.data(), bytes, gid.data(), gid.data(), n, on.stream),
-      "cub::DeviceScan::InclusiveSum");
+  cuda::cub_call(on.dev, "cub::DeviceScan::InclusiveSum", [&](void* temp, std::size_t& bytes) {
+    return cub::DeviceScan::InclusiveSum(temp, bytes, gid.data(), gid.data(), n, on.stream);
+  });
   return ndarray<std::int64_t>(gid.storage(), gid.offset() + n - 1, {}, {}).item();
 }
 
@@ -805,14 +783,10 @@ std::pair<T, T> value_range(cuda_backend, const ndarray<T>& a) {
   const auto result = cuda::scratch(on.dev, sizeof(cuda::value_pair<T>));
   auto* out = reinterpret_cast<cuda::value_pair<T>*>(result.data());
   const cuda::value_pair<T> none{cuda::widest<T>(true), cuda::widest<T>(false)};
-  std::size_t bytes = 0;
-  cuda::check(cub::DeviceReduce::Reduce(nullptr, bytes, in, out, c.size(), cuda::widen_pair<T>{},
-                                        none, on.stream),
-              "cub::DeviceReduce::Reduce");
-  const auto tmp = cuda::scratch(on.dev, bytes);
-  cuda::check(cub::DeviceReduce::Reduce(tmp.data(), bytes, in, out, c.size(), cuda::widen_pair<T>{},
-                                        none, on.stream),
-              "cub::DeviceReduce::Reduce");
+  cuda::cub_call(on.dev, "cub::DeviceReduce::Reduce", [&](void* temp, std::size_t& bytes) {
+    return cub::DeviceReduce::Reduce(temp, bytes, in, out, c.size(), cuda::widen_pair<T>{}, none,
+                                     on.stream);
+  });
   check_synchronize_allowed("bincount/histogram (their sizes depend on the values)");
   cuda::value_pair<T> r{};
   CUNP_CUDA_CHECK(cudaMemcpyAsync(&r, out, sizeof(r), cudaMemcpyDeviceToHost, on.stream));
