@@ -567,7 +567,7 @@ TEMPLATE_TEST_CASE("sort and argsort agree between backends on large arrays", "[
       [&](cunp::device dev) { return cunp::argsort(cunp::view(host.to(dev), slice(1, none))); });
 }
 
-// The GPU's device-wide radix sort (cuda/radix_sort.cuh) on either side of one tile of items
+// The GPU's device-wide radix sort (cuda/sort/radix_sort.cuh) on either side of one tile of items
 // (one kernel below it, the onesweep passes above), ragged last tiles, and every count of passes
 // its buffers alternate over: 1 (bool, 8-bit keys), 2, 3 (unique of values in [0, 2^20)), 4, 8.
 TEMPLATE_TEST_CASE("radix sorts agree between backends around tiles and at every pass count",

@@ -350,5 +350,5 @@ template <element_type T, std::same_as<ndarray<T>>... More>
 
 // The CUDA backend of this header, for nvcc TUs (cunp.hpp includes every one).
 #if defined(__CUDACC__)
-#include "cunp/detail/cuda/creation.cuh"
+#include "cunp/detail/cuda/creation/generate.cuh"
 #endif

@@ -7,7 +7,7 @@
 #include <ostream>
 #include <string>
 
-#include "cunp/detail/runtime.hpp"
+#include "cunp/detail/core/runtime.hpp"
 #include "cunp/errors.hpp"
 
 namespace cunp {

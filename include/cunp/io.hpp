@@ -9,8 +9,8 @@
 #include <utility>
 #include <vector>
 
-#include "cunp/detail/npy.hpp"
-#include "cunp/detail/zip.hpp"
+#include "cunp/detail/io/npy.hpp"
+#include "cunp/detail/io/zip.hpp"
 #include "cunp/ndarray.hpp"
 
 namespace cunp {

@@ -6,7 +6,7 @@
 #include <utility>
 #include <vector>
 
-#include "cunp/detail/cpu/loops.hpp"
+#include "cunp/detail/cpu/core/loops.hpp"
 #include "cunp/dtype.hpp"
 #include "cunp/memory.hpp"
 #include "cunp/shape.hpp"
@@ -338,6 +338,6 @@ template <element_type T>
 
 // The CUDA backend of this header, for nvcc TUs (cunp.hpp includes every one).
 #if defined(__CUDACC__)
-#include "cunp/detail/cuda/cast.cuh"
-#include "cunp/detail/cuda/runtime.cuh"
+#include "cunp/detail/cuda/core/cast.cuh"
+#include "cunp/detail/cuda/core/runtime.cuh"
 #endif

@@ -4,7 +4,7 @@
 #include <string>
 #include <vector>
 
-#include "cunp/detail/format.hpp"
+#include "cunp/detail/io/format.hpp"
 #include "cunp/ndarray.hpp"
 
 namespace cunp {

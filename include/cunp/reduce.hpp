@@ -3,14 +3,14 @@
 //
 // Every reduction takes an array or a lazy element-wise expression: cunp::sum(a * b) reads a and
 // b once, with no temporary. `axis` is an int, a list `{0, 2}`, or left out (all axes: the result
-// is a 0-d array, `.item()` reads it). Result dtypes are NumPy's (detail/accumulate.hpp).
+// is a 0-d array, `.item()` reads it). Result dtypes are NumPy's (detail/reduce/accumulate.hpp).
 #pragma once
 #include <cmath>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include "cunp/detail/reduction.hpp"
+#include "cunp/detail/reduce/reduction.hpp"
 #include "cunp/manipulation.hpp"
 #include "cunp/ufunc.hpp"
 
@@ -207,5 +207,5 @@ template <class Backend = detail::compiled_backend, array_like X, array_like W>
 
 // The CUDA backend of this header, for nvcc TUs (cunp.hpp includes every one).
 #if defined(__CUDACC__)
-#include "cunp/detail/cuda/reduce.cuh"
+#include "cunp/detail/cuda/reduce/reduce.cuh"
 #endif

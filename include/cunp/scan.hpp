@@ -1,5 +1,5 @@
 // cunp/scan.hpp: cumulative sums and products (numpy.cumsum, cumprod, nancumsum, nancumprod) and
-// numpy.diff, with the cpu backend's loops. The CUDA scans live in detail/cuda/scan.cuh.
+// numpy.diff, with the cpu backend's loops. The CUDA scans live in detail/cuda/scan/scan.cuh.
 #pragma once
 #include <algorithm>
 #include <optional>
@@ -7,9 +7,9 @@
 #include <type_traits>
 #include <vector>
 
-#include "cunp/detail/accumulate.hpp"
-#include "cunp/detail/expr.hpp"
-#include "cunp/detail/ufunc_ops.hpp"
+#include "cunp/detail/reduce/accumulate.hpp"
+#include "cunp/detail/expr/expr.hpp"
+#include "cunp/detail/expr/ufunc_ops.hpp"
 #include "cunp/ufunc.hpp"
 
 namespace cunp {
@@ -271,5 +271,5 @@ template <class Backend = detail::compiled_backend, array_like A>
 
 // The CUDA backend of this header, for nvcc TUs (cunp.hpp includes every one).
 #if defined(__CUDACC__)
-#include "cunp/detail/cuda/scan.cuh"
+#include "cunp/detail/cuda/scan/scan.cuh"
 #endif

@@ -1,7 +1,7 @@
 // cunp/sort.hpp: numpy's sorting, searching and counting (sort, argsort, partition,
 // argpartition, searchsorted, unique and the unique_* family, bincount, histogram) and the order
-// statistics (median, percentile, quantile). The cpu backend is in detail/cpu/sort.hpp, the
-// CUDA one in detail/cuda/sort.cuh; NumPy's order in detail/sort_order.hpp.
+// statistics (median, percentile, quantile). The cpu backend is in detail/cpu/sort/sort.hpp, the
+// CUDA one in detail/cuda/sort/sort.cuh; NumPy's order in detail/sort/sort_order.hpp.
 //
 // NumPy's order everywhere: NaN after every number, -0.0 equal to 0.0, complex numbers by real
 // part then imaginary part with NumPy's NaN classes ([R + Rj, R + nanj, nan + Rj, nan + nanj]).
@@ -22,11 +22,11 @@
 #include <vector>
 
 #include "cunp/creation.hpp"
-#include "cunp/detail/cpu/sort.hpp"
-#include "cunp/detail/format.hpp"
-#include "cunp/detail/order_stats.hpp"
-#include "cunp/detail/reduction.hpp"
-#include "cunp/detail/sort_order.hpp"
+#include "cunp/detail/cpu/sort/sort.hpp"
+#include "cunp/detail/io/format.hpp"
+#include "cunp/detail/sort/order_stats.hpp"
+#include "cunp/detail/reduce/reduction.hpp"
+#include "cunp/detail/sort/sort_order.hpp"
 #include "cunp/manipulation.hpp"
 #include "cunp/ndarray.hpp"
 #include "cunp/promotion.hpp"
@@ -640,5 +640,5 @@ template <class Backend = detail::compiled_backend, element_type T>
 
 // The CUDA backend of this header, for nvcc TUs (cunp.hpp includes every one).
 #if defined(__CUDACC__)
-#include "cunp/detail/cuda/sort.cuh"
+#include "cunp/detail/cuda/sort/sort.cuh"
 #endif

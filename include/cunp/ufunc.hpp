@@ -11,8 +11,8 @@
 #include <type_traits>
 #include <utility>
 
-#include "cunp/detail/expr.hpp"
-#include "cunp/detail/ufunc_ops.hpp"
+#include "cunp/detail/expr/expr.hpp"
+#include "cunp/detail/expr/ufunc_ops.hpp"
 #include "cunp/view.hpp"
 
 namespace cunp {
@@ -398,5 +398,5 @@ CUNP_INPLACE(>>, right_shift)
 
 // The CUDA backend of this header, for nvcc TUs (cunp.hpp includes every one).
 #if defined(__CUDACC__)
-#include "cunp/detail/cuda/elementwise.cuh"
+#include "cunp/detail/cuda/expr/elementwise.cuh"
 #endif

@@ -10,7 +10,7 @@
 #include <utility>
 #include <vector>
 
-#include "cunp/detail/runtime.hpp"
+#include "cunp/detail/core/runtime.hpp"
 
 namespace cunp::detail::core {
 

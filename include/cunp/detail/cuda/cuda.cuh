@@ -1,9 +1,9 @@
 // cunp/detail/cuda/cuda.cuh: the CUDA backend, included by cunp.hpp only under nvcc.
 #pragma once
-#include "cunp/detail/cuda/cast.cuh"
-#include "cunp/detail/cuda/creation.cuh"
-#include "cunp/detail/cuda/elementwise.cuh"
-#include "cunp/detail/cuda/reduce.cuh"
-#include "cunp/detail/cuda/runtime.cuh"
-#include "cunp/detail/cuda/scan.cuh"
-#include "cunp/detail/cuda/sort.cuh"
+#include "cunp/detail/cuda/core/cast.cuh"
+#include "cunp/detail/cuda/core/runtime.cuh"
+#include "cunp/detail/cuda/creation/generate.cuh"
+#include "cunp/detail/cuda/expr/elementwise.cuh"
+#include "cunp/detail/cuda/reduce/reduce.cuh"
+#include "cunp/detail/cuda/scan/scan.cuh"
+#include "cunp/detail/cuda/sort/sort.cuh"

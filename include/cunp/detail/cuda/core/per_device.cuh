@@ -6,7 +6,7 @@
 #include <string>
 #include <utility>
 
-#include "cunp/detail/cuda/check.cuh"
+#include "cunp/detail/cuda/core/check.cuh"
 
 namespace cunp::detail::cuda {
 

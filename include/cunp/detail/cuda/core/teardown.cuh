@@ -1,6 +1,6 @@
 // cunp/detail/cuda/core/teardown.cuh: destroying a library's handle or plan from a destructor.
 #pragma once
-#include "cunp/detail/cuda/check.cuh"
+#include "cunp/detail/cuda/core/check.cuh"
 
 namespace cunp::detail::cuda {
 

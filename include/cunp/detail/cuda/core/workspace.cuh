@@ -2,7 +2,7 @@
 #pragma once
 #include <cstddef>
 
-#include "cunp/detail/cuda/pool.cuh"
+#include "cunp/detail/cuda/core/pool.cuh"
 
 namespace cunp::detail::cuda {
 
