@@ -121,11 +121,9 @@ __device__ __forceinline__ typename R::acc reduce_vectors(const reduce_args<R, T
                                                           std::index_sequence<K...>) {
   using Regs = hd_tuple<vec<LeafT, V>...>;
   // Batches of U vectors per operand (64 bytes a thread) are all loaded before any is combined,
-  // so that they are in flight together whatever branches a combine takes (H200, 2^28 float32:
-  // argmax 0.58 -> 0.78 of copy, max 0.95 -> 0.97, sum 0.99 -> 1.01; argmax's fold then took
-  // it to 0.99, var's load_batch took var over rows from 0.52 to 0.92).
-  // A reducer with load_batch merges once a batch: batches twice as long halve those merges (var
-  // over rows of 16384^2 float32: 0.91 -> 1.05 of copy).
+  // so that they are in flight together whatever branches a combine takes. A reducer with
+  // load_batch merges once a batch: batches twice as long halve those merges. (The measurements
+  // behind both: bench/RESULTS.md, "Measurements behind code choices".)
   using T = typename Tree::value_type;
   constexpr int U0 = sizeof...(LeafT) >= 4 ? 1 : 4 / int(sizeof...(LeafT));
   constexpr int U = batch_reducer<R, T, 2 * U0 * V> ? 2 * U0 : U0;
@@ -302,8 +300,8 @@ void reduce_run(cuda_backend, int dev, const bound_reduction<X>& b, const R& r) 
   const cudaStream_t st = cuda::current_stream(dev);
   const std::int64_t sms = cuda::sm_count(dev);
   // Row chunks: two waves of blocks (4 resident per SM), one wave for reducers with fold_batch
-  // (argmax, argmin). Measured, not derived: on the H200, 2^28 float32, two machines, argmax 260
-  // -> 254 and 265 -> 260 us with both; sum in one wave 3-4 us slower.
+  // (argmax, argmin): measured, not derived (bench/RESULTS.md, "Measurements behind code
+  // choices").
   const std::int64_t row_blocks = sms * (run_batch_reducer<R, typename Tree::value_type> ? 4 : 8);
   std::int64_t splits = 1;
   if (rows && M < row_blocks)

@@ -1,9 +1,9 @@
 // cunp/detail/cuda/sort/radix_sort.cuh: one device-wide stable radix sort of keys (and values), the
 // one every cunp radix sort calls. For up to 2^28 items it launches CUB's onesweep kernels itself,
 // with one memset for every pass's counters, histograms and look-back tiles: CUB's own dispatch
-// clears the look-back before each pass, a memset a pass (4 for 4-byte keys, 8 for 8-byte ones,
-// ~2.5 us each on the H200: 2^26 float32 1458 -> 1449 us, 2^20 78.5 -> 68.3). The price is
-// memory: each pass has look-back tiles of its own (2^26 float32: 38 MB where CUB has 9). Elsewhere
+// clears the look-back before each pass, a memset a pass (4 for 4-byte keys, 8 for 8-byte ones),
+// each a launch gap. The price is memory: each pass has look-back tiles of its own (2^26
+// float32: 38 MB where CUB has 9). Measurements: bench/RESULTS.md. Elsewhere
 // CUB's public call runs: a GPU whose tuning sorts without onesweep, one tile of items, more items
 // than one onesweep portion, or a CUB other than the 3.0 whose detail kernels and tuning hub this
 // file was written and checked against.
@@ -26,8 +26,8 @@ inline ndarray<std::uint8_t> scratch(int dev, std::size_t bytes) {
 }
 
 /// CUB's public radix sort of n items (counted in int where they fit: CUB tunes its 32-bit
-/// offsets for more items a thread; H200, 2^26 float32: sort 1478 -> 1458 us, argsort 2589 ->
-/// 2334 us). V is cub::NullType, and the values' pointers null, for keys alone.
+/// offsets for more items a thread, which is faster). V is cub::NullType, and the values'
+/// pointers null, for keys alone.
 template <class K, class V>
 void cub_radix_sort(int dev, cudaStream_t st, const K* keys_in, K* keys_out, const V* values_in,
                     V* values_out, std::int64_t n, int bits) {
@@ -52,12 +52,11 @@ void cub_radix_sort(int dev, cudaStream_t st, const K* keys_in, K* keys_out, con
 /// sweep once or n is one tile or more than one portion.
 template <class K, class V>
 struct onesweep_sort {
-  // CUB's global offsets for an int count (signed ones: 17% slower, 2^26 float32 on the H200)
+  // CUB's global offsets for an int count (signed ones were measured slower)
   using offset_t = std::uint32_t;
   using max_policy = typename cub::detail::radix::policy_hub<K, V, offset_t>::MaxPolicy;
   static constexpr bool keys_only = std::is_same_v<V, cub::NullType>;
-  // Every region on its own 4 KiB: look-back tiles 16-byte aligned cost 32 us a sort of 2^26
-  // float32 on the H200, 256-byte aligned 2 us.
+  // Every region on its own 4 KiB: look-back tiles with less alignment were measured slower.
   static constexpr std::size_t align = 4096;
 
   int dev;

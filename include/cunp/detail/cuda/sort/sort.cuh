@@ -214,7 +214,7 @@ __device__ __forceinline__ bool negative_nan(const T& v) {
 }
 
 /// How many NaNs with the sign bit set lead the sorted lane s of n elements. Almost every lane
-/// has none: one load then, not the binary search's ~log2(n) dependent ones (~15 us on 2^26).
+/// has none: one load then, not the binary search's ~log2(n) dependent ones.
 template <class T>
 __device__ std::int64_t leading_negative_nans(const T* s, std::int64_t n) {
   std::int64_t lo = 0, hi = negative_nan(s[0]) ? n : 0;
@@ -257,8 +257,8 @@ __device__ void reverse_lanes(T* data, std::int64_t lanes, std::int64_t n, const
 /// puts them before -inf) to its end (NumPy's order puts them after +inf): a rotation of the lane
 /// by their count k[l], as one cooperative grid. Every block first reads every lane's first
 /// element; nothing is written before the first grid barrier, so all blocks see the same
-/// elements and, almost always, all leave at once. (A kernel for the count and one for each
-/// reversal cost ~8 us a sort: 0.5% of a sort of 2^26 float32, 10% of one of 2^20.)
+/// elements and, almost always, all leave at once (one launch where a kernel for the count and
+/// one for each reversal cost three).
 template <class T>
 CUNP_KERNEL void negative_nans_last_kernel(T* data, std::int64_t lanes, std::int64_t n,
                                            std::int64_t* k) {
@@ -611,9 +611,8 @@ void sort_lanes(cuda_backend, const ndarray<T>& src, const ndarray<T>& dst) {
       cuda::sort_keys<K, cuda::key_bits<T>>(on.dev, on.stream, keys, sorted, lanes, n);
     } else if (cuda::sort_lane_by_lane(on.dev, lanes, n)) {
       // CUB's own float keys, whose radix order puts NaNs with the sign bit set first: they are
-      // moved last afterwards, one launch (~3 us). Radix keys of our own that put them last
-      // cost each pass integer operations a key more (float32 2^26 on the H200: 4% slower than
-      // CUB's float keys at the same registers, 17% where they took more).
+      // moved last afterwards, one launch. Radix keys of our own that put them last cost each
+      // pass integer operations a key more, which measured slower (bench/RESULTS.md).
       using F = typename cuda::cuda_float<T>::type;
       cuda::sort_keys<F, cuda::key_bits<T>, cuda::lanes_by::device_sorts>(
           on.dev, on.stream, reinterpret_cast<const F*>(keys), reinterpret_cast<F*>(sorted), lanes,
