@@ -236,6 +236,25 @@ TEST_CASE("devices: names, parsing, mixing and unavailable GPUs", "[device][erro
 }
 
 // Run by ctest with CUNP_DEVICE set (hidden otherwise): the default device follows it.
+// The one backend choice (device.hpp: detail::dispatch): the CUDA backend only for GPU data in a
+// translation unit that nvcc compiled; everything else goes to the cpu backend, which throws
+// device_error for GPU data where a typed kernel is needed.
+TEST_CASE("dispatch: one rule picks the backend of every operation", "[device][dispatch]") {
+  using cunp::detail::cuda_backend;
+  using cunp::detail::dispatch;
+  using cunp::detail::host_backend;
+  const auto which = [](auto be) { return std::is_same_v<decltype(be), cuda_backend> ? 1 : 0; };
+  REQUIRE(dispatch<host_backend>(cpu, which) == 0);
+  REQUIRE(dispatch<host_backend>(cunp::cuda(0), which) == 0);  // a g++ TU: no kernels to call
+  REQUIRE(dispatch<cuda_backend>(cpu, which) == 0);
+  REQUIRE(dispatch<cuda_backend>(cunp::cuda(1), which) == 1);
+  int calls = 0;
+  dispatch<cuda_backend>(cpu, [&](auto) { ++calls; });  // void results, called once
+  REQUIRE(calls == 1);
+  REQUIRE_THROWS_WITH(cunp::detail::require_cpu_for(cunp::cuda(0), "sorting"),
+                      Catch::Contains("sorting on cuda:0: that takes CUDA kernels"));
+}
+
 TEST_CASE("CUNP_DEVICE overrides the default device", "[.env]") {
   const char* expect = std::getenv("CUNP_TEST_EXPECT_DEFAULT");
   REQUIRE(expect != nullptr);

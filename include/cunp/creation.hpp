@@ -187,7 +187,8 @@ template <detail::real_number T, class Backend = detail::compiled_backend>
   ndarray<T> a({n}, dev);
   using M = detail::fill_math_t<T>;
   const M a0 = static_cast<M>(T(start)), a1 = static_cast<M>(T(start + step));
-  generate(Backend{}, a, detail::arange_rule<T>{a0, static_cast<M>(a1 - a0)});  // ADL: CUDA overload
+  const detail::arange_rule<T> rule{a0, static_cast<M>(a1 - a0)};
+  detail::dispatch<Backend>(dev, [&](auto be) { generate(be, a, rule); });
   return a;
 }
 /// numpy.arange(stop, dtype=T).
@@ -209,7 +210,7 @@ template <detail::real_number T, class Backend = detail::compiled_backend>
                                 div > 0 && step == 0};
   if (div <= 0) rule.step_zero = false, rule.step = delta;  // num <= 1: y = i * delta + start
   ndarray<T> a({num}, dev);
-  generate(Backend{}, a, rule);  // unqualified: ADL finds the CUDA overload under nvcc
+  detail::dispatch<Backend>(dev, [&](auto be) { generate(be, a, rule); });
   return a;
 }
 

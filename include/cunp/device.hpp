@@ -6,7 +6,10 @@
 #include <optional>
 #include <ostream>
 #include <string>
+#include <type_traits>
+#include <utility>
 
+#include "cunp/config.hpp"
 #include "cunp/detail/core/runtime.hpp"
 #include "cunp/errors.hpp"
 
@@ -71,6 +74,19 @@ inline void require_cpu_for(device d, const std::string& what) {
     throw device_error(what + " on " + d.str() +
                        ": that takes CUDA kernels, but this translation unit was compiled without "
                        "nvcc: compile it as CUDA, or compute on cunp::cpu");
+}
+
+/// The one choice of backend for every operation that runs code on its data (docs/
+/// architecture.md): f(cuda_backend{}) for data on a GPU in a translation unit that nvcc
+/// compiled (Backend = compiled_backend there), else f(host_backend{}). The cpu backend then
+/// computes on the host, or, meeting GPU data in a host-compiled translation unit, moves bytes
+/// through the GPU runtime where that is all the operation does (copies, fills) and throws
+/// require_cpu_for's device_error where it needs a typed kernel. So a CUDA overload is only ever
+/// called with GPU data, and a public function makes this one call after its checks.
+template <class Backend, class F> decltype(auto) dispatch(device d, F&& f) {
+  if constexpr (std::is_same_v<Backend, cuda_backend>)
+    if (d.is_cuda()) return std::forward<F>(f)(cuda_backend{});
+  return std::forward<F>(f)(host_backend{});
 }
 
 /// Throws device_error naming both devices when an operation mixes them.

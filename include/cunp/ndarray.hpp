@@ -82,7 +82,7 @@ template <element_type Elem> class ndarray {
   ndarray(const E& e) : ndarray(e.shape(), e.device()) {
     static_assert(std::is_same_v<typename E::value_type, Elem>,
                   "the expression's dtype differs from the array's: wrap it in cunp::astype<T>(...)");
-    evaluate(Backend{}, *this, e);  // unqualified: ADL finds the CUDA overload under nvcc
+    detail::dispatch<Backend>(device(), [&](auto be) { evaluate(be, *this, e); });
   }
 
   // Without storage (ndarray(), a moved-from array) the array is np.array([]) on the cpu: every
@@ -169,7 +169,7 @@ template <element_type Elem> class ndarray {
   template <class U, class Backend = detail::compiled_backend>
   [[nodiscard]] ndarray<U> astype() const {
     ndarray<U> out(shape(), device());
-    cast_into(Backend{}, out, *this);  // unqualified: ADL finds the CUDA overload under nvcc
+    detail::dispatch<Backend>(out.device(), [&](auto be) { cast_into(be, out, *this); });
     return out;
   }
 

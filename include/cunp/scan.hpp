@@ -147,7 +147,7 @@ template <class Backend, class A> auto as_array(const A& a) {
     return a;
   } else {
     ndarray<T> x(a.shape(), a.device());
-    evaluate(Backend{}, x, a);  // unqualified: ADL finds the CUDA overload under nvcc
+    dispatch<Backend>(x.device(), [&](auto be) { evaluate(be, x, a); });
     return x;
   }
 }
@@ -161,7 +161,9 @@ ndarray<R> scan(const A& a, std::optional<index_t> axis) {
   if constexpr (!std::is_same_v<X, ndarray<T>>) {
     if (!axis) {  // a GPU scan can read a contiguous expression as it goes (no temporary)
       ndarray<R> out({a.size()}, a.device());
-      if (out.size() == 0 || scan_expression(Backend{}, out, a, scan_kind<Prod, Nan>{}))
+      if (out.size() == 0 || dispatch<Backend>(out.device(), [&](auto be) {
+            return scan_expression(be, out, a, scan_kind<Prod, Nan>{});
+          }))
         return out;
     }
     return scan<R, Prod, Nan, Backend>(as_array<Backend>(a), axis);
@@ -170,7 +172,9 @@ ndarray<R> scan(const A& a, std::optional<index_t> axis) {
     std::optional<int> ax;
     if (axis) ax = normalize_axis(*axis, x.ndim());
     ndarray<R> out(axis ? x.shape() : shape_t{x.size()}, x.device());
-    if (out.size() > 0) scan_into(Backend{}, out, x, ax, scan_kind<Prod, Nan>{});
+    if (out.size() > 0)
+      dispatch<Backend>(out.device(),
+                        [&](auto be) { scan_into(be, out, x, ax, scan_kind<Prod, Nan>{}); });
     return out;
   }
 }
@@ -260,8 +264,10 @@ template <class Backend = detail::compiled_backend, array_like A>
     const ndarray<T> hi(x.storage(), x.offset() + step, shape, x.strides());
     const ndarray<T> lo(x.storage(), x.offset(), shape, x.strides());
     ndarray<T> out(shape, x.device());
-    if constexpr (std::is_same_v<T, bool>) evaluate(Backend{}, out, not_equal(hi, lo));
-    else evaluate(Backend{}, out, hi - lo);
+    detail::dispatch<Backend>(out.device(), [&](auto be) {
+      if constexpr (std::is_same_v<T, bool>) evaluate(be, out, not_equal(hi, lo));
+      else evaluate(be, out, hi - lo);
+    });
     x = out;
   }
   return x;

@@ -107,7 +107,8 @@ template <class Backend, class T>
 ndarray<T> sort_impl(const ndarray<T>& a, index_t axis) {
   const int ax = normalize_axis(axis, a.shape().size());
   ndarray<T> out(a.shape(), a.device());
-  sort_lanes(Backend{}, lanes_along(a, ax), lanes_along(out, ax));
+  dispatch<Backend>(a.device(),
+                    [&](auto be) { sort_lanes(be, lanes_along(a, ax), lanes_along(out, ax)); });
   return out;
 }
 
@@ -116,7 +117,9 @@ ndarray<std::int64_t> argsort_impl(const ndarray<T>& a, index_t axis) {
   if (a.ndim() == 0) return argsort_impl<Backend>(a.reshape({1}), axis);  // NumPy: as 1-d
   const int ax = normalize_axis(axis, a.shape().size());
   ndarray<std::int64_t> out(a.shape(), a.device());
-  argsort_lanes(Backend{}, lanes_along(a, ax), lanes_along(out, ax));
+  dispatch<Backend>(a.device(), [&](auto be) {
+    argsort_lanes(be, lanes_along(a, ax), lanes_along(out, ax));
+  });
   return out;
 }
 
@@ -130,33 +133,35 @@ template <class Backend, class T>
 unique_parts<T> unique_impl(const ndarray<T>& a, bool equal_nan, bool want_indices,
                             bool want_inverse, bool want_counts) {
   const device dev = a.device();
-  const ndarray<T> flat = flat_view_or_copy(a);
-  const index_t n = flat.size();
-  ndarray<T> sorted({n}, dev);
-  ndarray<std::int64_t> perm({want_indices || want_inverse ? n : 0}, dev);
-  if (want_indices || want_inverse) {
-    argsort_lanes(Backend{}, flat, perm);
-    take_flat(Backend{}, flat, perm, sorted);
-  } else {
-    unique_sort(Backend{}, flat, sorted);
-    if (!want_counts) {
-      const ndarray<std::int64_t> none_wanted({0}, dev);
-      return {n == 0 ? sorted : unique_sorted_values(Backend{}, sorted, equal_nan), none_wanted,
-              none_wanted, none_wanted};
+  return dispatch<Backend>(dev, [&](auto be) -> unique_parts<T> {
+    const ndarray<T> flat = flat_view_or_copy(a);
+    const index_t n = flat.size();
+    ndarray<T> sorted({n}, dev);
+    ndarray<std::int64_t> perm({want_indices || want_inverse ? n : 0}, dev);
+    if (want_indices || want_inverse) {
+      argsort_lanes(be, flat, perm);
+      take_flat(be, flat, perm, sorted);
+    } else {
+      unique_sort(be, flat, sorted);
+      if (!want_counts) {
+        const ndarray<std::int64_t> none_wanted({0}, dev);
+        return {n == 0 ? sorted : unique_sorted_values(be, sorted, equal_nan), none_wanted,
+                none_wanted, none_wanted};
+      }
     }
-  }
-  ndarray<std::int64_t> gid({n}, dev);
-  const index_t groups = n == 0 ? 0 : unique_groups(Backend{}, sorted, equal_nan, gid);
-  unique_parts<T> r{ndarray<T>({groups}, dev),
-                    ndarray<std::int64_t>({want_indices ? groups : 0}, dev),
-                    ndarray<std::int64_t>({want_inverse ? n : 0}, dev),
-                    ndarray<std::int64_t>({want_counts ? groups : 0}, dev)};
-  if (n > 0)
-    unique_fill(Backend{}, sorted, gid, want_indices || want_inverse ? &perm : nullptr, r.values,
-                want_counts ? &r.counts : nullptr, want_indices ? &r.indices : nullptr,
-                want_inverse ? &r.inverse_indices : nullptr);
-  if (want_inverse) r.inverse_indices = r.inverse_indices.reshape(a.shape());
-  return r;
+    ndarray<std::int64_t> gid({n}, dev);
+    const index_t groups = n == 0 ? 0 : unique_groups(be, sorted, equal_nan, gid);
+    unique_parts<T> r{ndarray<T>({groups}, dev),
+                      ndarray<std::int64_t>({want_indices ? groups : 0}, dev),
+                      ndarray<std::int64_t>({want_inverse ? n : 0}, dev),
+                      ndarray<std::int64_t>({want_counts ? groups : 0}, dev)};
+    if (n > 0)
+      unique_fill(be, sorted, gid, want_indices || want_inverse ? &perm : nullptr, r.values,
+                  want_counts ? &r.counts : nullptr, want_indices ? &r.indices : nullptr,
+                  want_inverse ? &r.inverse_indices : nullptr);
+    if (want_inverse) r.inverse_indices = r.inverse_indices.reshape(a.shape());
+    return r;
+  });
 }
 
 /// The axes a reduction keeps and the ones it reduces (normalized, repeats rejected).
@@ -205,8 +210,10 @@ ndarray<R> order_statistic(const ndarray<T>& a, const std::vector<double>& qs,
   if (lanes > 0 && n > 0) {
     const ndarray<T> lanes_view = permuted(a, order).reshape({lanes, n});
     ndarray<T> sorted({lanes, n}, a.device());
-    sort_lanes(Backend{}, lanes_view, sorted);
-    quantile_lanes(Backend{}, sorted, qs, stat, out);
+    dispatch<Backend>(a.device(), [&](auto be) {
+      sort_lanes(be, lanes_view, sorted);
+      quantile_lanes(be, sorted, qs, stat, out);
+    });
   } else if (lanes > 0) {
     out.fill(order_nan<R>());  // the median of an empty lane (NumPy warns "Mean of empty slice")
   }
@@ -322,7 +329,9 @@ template <class Backend = detail::compiled_backend, element_type T, element_type
   detail::check_1d_argument(a.ndim());
   detail::check_same_device(a.device(), v.device(), "searchsorted");
   ndarray<std::int64_t> out(v.shape(), v.device());
-  if (out.size() > 0) searchsorted_into(Backend{}, a, v, out, side == "right");
+  if (out.size() > 0)
+    detail::dispatch<Backend>(a.device(),
+                              [&](auto be) { searchsorted_into(be, a, v, out, side == "right"); });
   return out;
 }
 namespace detail {
@@ -424,7 +433,7 @@ void check_bincount_input(const ndarray<T>& x, index_t minlength) {
 template <class Backend, class T>
 index_t bincount_length(const ndarray<T>& x, index_t minlength) {
   if (x.size() == 0) return minlength;
-  const auto [lo, hi] = value_range(Backend{}, x);
+  const auto [lo, hi] = dispatch<Backend>(x.device(), [&](auto be) { return value_range(be, x); });
   if (static_cast<index_t>(lo) < 0)
     throw value_error("'list' argument must have no negative elements");
   if (static_cast<index_t>(hi) == std::numeric_limits<index_t>::max()) throw array_too_big();
@@ -446,7 +455,8 @@ ndarray<R> bincount_impl(const ndarray<T>& x, const ndarray<W>* weights, index_t
     }
     if constexpr (!is_complex_v<W>) {
       ndarray<R> out({bincount_length<Backend>(x, minlength)}, x.device());
-      if (out.size() > 0) bincount_count(Backend{}, x, weights, out);
+      if (out.size() > 0)
+        dispatch<Backend>(x.device(), [&](auto be) { bincount_count(be, x, weights, out); });
       return out;
     }
   }
@@ -508,7 +518,7 @@ template <class Backend, class T, class E>
 histogram_result<E> histogram_with_edges(const ndarray<T>& a, ndarray<E> edges) {
   const index_t nb = std::max<index_t>(edges.size() - 1, 0);
   ndarray<std::int64_t> hist({nb}, a.device());
-  if (nb > 0) histogram_count(Backend{}, a, edges, hist);
+  if (nb > 0) dispatch<Backend>(a.device(), [&](auto be) { histogram_count(be, a, edges, hist); });
   return {hist, edges};
 }
 
@@ -536,7 +546,8 @@ histogram_result<histogram_edge_t<T>> histogram_uniform(
   } else if (a.size() == 0) {
     edges = histogram_edges<double, E>(0.0, 1.0, bins);
   } else {
-    const auto [lo, hi] = value_range(Backend{}, a);
+    const auto [lo, hi] =
+        dispatch<Backend>(a.device(), [&](auto be) { return value_range(be, a); });
     if (order_isnan(lo) || order_isnan(hi) || std::isinf(static_cast<double>(lo)) ||
         std::isinf(static_cast<double>(hi)))
       throw value_error("autodetected range of [" + numpy_scalar_str(lo) + ", " +

@@ -98,7 +98,7 @@ template <class Backend, class T, class E> void assign(const ndarray<T>& out, co
                         " doesn't match the broadcast shape " +
                         shape_str(broadcast_shapes(out.shape(), e.shape())));
     check_writeable(out);
-    evaluate(Backend{}, out, e);
+    dispatch<Backend>(out.device(), [&](auto be) { evaluate(be, out, e); });
   }
 }
 }  // namespace detail
@@ -310,7 +310,7 @@ void copyto(const ndarray<D>& dst, const detail::expr<Op, Args...>& e, casting r
     throw shape_error("could not broadcast input array from shape " +
                       detail::shape_str_compact(e.shape()) + " into shape " +
                       detail::shape_str_compact(dst.shape()));
-  evaluate(Backend{}, dst, astype<D>(e));  // unqualified: ADL finds the CUDA overload under nvcc
+  detail::dispatch<Backend>(dst.device(), [&](auto be) { evaluate(be, dst, astype<D>(e)); });
 }
 
 /// x.astype(T) inside an expression: fuses with the rest (ndarray::astype materialises).

@@ -291,7 +291,7 @@ void copyto(const ndarray<D>& dst, const ndarray<S>& src, casting rule = casting
     strides = detail::assignment_strides(source, dst.shape());
   }
   const ndarray<S> spread(source.storage(), source.offset(), dst.shape(), std::move(strides));
-  cast_into(Backend{}, dst, spread);  // unqualified: ADL finds the CUDA overload under nvcc
+  detail::dispatch<Backend>(dst.device(), [&](auto be) { cast_into(be, dst, spread); });
 }
 
 namespace detail {

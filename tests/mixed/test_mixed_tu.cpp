@@ -29,6 +29,12 @@ TEST_CASE("g++ and nvcc translation units share arrays", "[mixed]") {
     require_values<float>(back, {0, 1, 2, 3, 4, 5, 6, 7}, {8});
     // This TU has no cast kernel: it says so instead of computing on the wrong device.
     REQUIRE_THROWS_AS(g.astype<double>(), cunp::device_error);
+    // The same rule for every operation that needs a typed kernel (detail::dispatch).
+    REQUIRE_THROWS_AS(cunp::eval(g + 1.0f), cunp::device_error);
+    REQUIRE_THROWS_AS(cunp::sum(g), cunp::device_error);
+    REQUIRE_THROWS_AS(cunp::cumsum(g), cunp::device_error);
+    REQUIRE_THROWS_AS(cunp::sort(g), cunp::device_error);
+    REQUIRE_THROWS_AS(cunp::unique(g), cunp::device_error);
     // Creation from host-compiled code onto the GPU builds on the host and uploads.
     require_values<float>(cunp::arange<float>(0, 4, 1, cunp::cuda(0)).to(cunp::cpu), {0, 1, 2, 3}, {4});
     REQUIRE(mixed::sum_as_double_cuda(g) == Approx(28.0));

@@ -12,7 +12,7 @@ namespace cunp::detail {
 /// platform long), unsigned integers uint64; floating and complex types keep their dtype.
 template <class T>
 using sum_result_t =
-    std::conditional_t<std::is_same_v<T, bool> || std::is_signed_v<T> && is_integer_v<T>,
+    std::conditional_t<std::is_same_v<T, bool> || (std::is_signed_v<T> && is_integer_v<T>),
                        std::int64_t,
                        std::conditional_t<is_integer_v<T>, std::uint64_t, T>>;
 

@@ -183,12 +183,14 @@ auto reduce(const X& x, const axis_arg& axis, bool keepdims, const R& r) {
   ndarray<out_t> out(reduced_shape(shape, red, keepdims), x.device());
   if (out.size() == 0) return out;
   const bound_reduction<X> b(out, x, red, keepdims);
-  if (out.device().is_cpu())
-    reduce_run(host_backend{}, b, r);
-  else if constexpr (std::is_same_v<Backend, host_backend>)
-    require_cpu_for(out.device(), "reductions");
-  else
-    reduce_run(Backend{}, out.device().index(), b, r);  // unqualified: ADL finds the CUDA one
+  dispatch<Backend>(out.device(), [&](auto be) {
+    if constexpr (std::is_same_v<decltype(be), host_backend>) {
+      require_cpu_for(out.device(), "reductions");
+      reduce_run(be, b, r);
+    } else {
+      reduce_run(be, out.device().index(), b, r);
+    }
+  });
   return out;
 }
 

@@ -15,7 +15,6 @@ CUNP_KERNEL void generate_kernel(T* out, std::int64_t n, Rule rule) {
 }  // namespace cuda
 
 template <class T, class Rule> void generate(cuda_backend, const ndarray<T>& a, const Rule& rule) {
-  if (a.device().is_cpu()) return generate(host_backend{}, a, rule);
   if (a.size() == 0) return;
   const int dev = a.device().index();
   cuda::device_scope scope(dev);

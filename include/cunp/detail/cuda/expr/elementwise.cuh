@@ -129,7 +129,6 @@ template <class OutT, class... LeafT> constexpr int vec_width(type_list<LeafT...
 
 /// The CUDA backend's evaluation of e into out (same device, out of e's shape).
 template <class OutT, class E> void evaluate(cuda_backend, const ndarray<OutT>& out, const E& e) {
-  if (out.device().is_cpu()) return evaluate(host_backend{}, out, e);
   check_same_device(out.device(), e.device(), "evaluate");
   const index_t n = out.size();
   if (n == 0) return;

@@ -279,7 +279,6 @@ inline bool scan_readable(const scan_geometry& g, std::int64_t row_tile) {
 template <class R, class L, bool Prod, bool Nan>
 void scan_into(cuda_backend, const ndarray<R>& out, const ndarray<L>& x, std::optional<int> axis,
                scan_kind<Prod, Nan> kind) {
-  if (out.device().is_cpu()) return scan_into(host_backend{}, out, x, axis, kind);
   check_same_device(out.device(), x.device(), "scan");
   if (x.size() == 0) return;
   using V = cuda::scan_value_t<R>;
@@ -360,7 +359,6 @@ void scan_into(cuda_backend, const ndarray<R>& out, const ndarray<L>& x, std::op
 /// by CUB (no temporary). False when the expression needs another path.
 template <class R, class E, bool Prod, bool Nan>
 bool scan_expression(cuda_backend, const ndarray<R>& out, const E& e, scan_kind<Prod, Nan>) {
-  if (out.device().is_cpu()) return false;
   check_same_device(out.device(), e.device(), "scan");
   const ndarray<R> shaped = out.reshape(e.shape());
   const bound_expr<E> b(shaped, e);

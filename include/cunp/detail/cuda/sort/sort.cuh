@@ -592,7 +592,6 @@ struct on_device {
 
 template <class T>
 void sort_lanes(cuda_backend, const ndarray<T>& src, const ndarray<T>& dst) {
-  if (src.device().is_cpu()) return sort_lanes(host_backend{}, src, dst);
   check_same_device(src.device(), dst.device(), "sort");
   if (src.size() == 0) return;
   const cuda::on_device on(src.device());
@@ -628,7 +627,6 @@ void sort_lanes(cuda_backend, const ndarray<T>& src, const ndarray<T>& dst) {
 
 template <class T>
 void argsort_lanes(cuda_backend, const ndarray<T>& src, const ndarray<std::int64_t>& dst) {
-  if (src.device().is_cpu()) return argsort_lanes(host_backend{}, src, dst);
   check_same_device(src.device(), dst.device(), "argsort");
   if (src.size() == 0) return;
   const cuda::on_device on(src.device());
@@ -669,7 +667,6 @@ void argsort_lanes(cuda_backend, const ndarray<T>& src, const ndarray<std::int64
 template <class T>
 void take_flat(cuda_backend, const ndarray<T>& src, const ndarray<std::int64_t>& idx,
                const ndarray<T>& out) {
-  if (src.device().is_cpu()) return take_flat(host_backend{}, src, idx, out);
   if (out.size() == 0) return;
   const cuda::on_device on(src.device());
   cuda::take_kernel<<<cuda::grid_for(on.dev, out.size()), cuda::block_threads, 0, on.stream>>>(
@@ -682,7 +679,7 @@ void take_flat(cuda_backend, const ndarray<T>& src, const ndarray<std::int64_t>&
 template <class T>
 void unique_sort(cuda_backend, const ndarray<T>& flat, const ndarray<T>& sorted) {
   if constexpr (std::is_integral_v<T> && !std::is_same_v<T, bool>) {
-    if (flat.device().is_cuda() && flat.size() > 0) {
+    if (flat.size() > 0) {
       const auto [lo, hi] = value_range(cuda_backend{}, flat);
       const int bits = std::bit_width(static_cast<std::uint64_t>(sort_key(lo) ^ sort_key(hi)));
       if (bits == 0) return copy_same(sorted, flat);  // one value
@@ -696,7 +693,6 @@ void unique_sort(cuda_backend, const ndarray<T>& flat, const ndarray<T>& sorted)
 
 template <class T>
 ndarray<T> unique_sorted_values(cuda_backend, const ndarray<T>& sorted, bool equal_nan) {
-  if (sorted.device().is_cpu()) return unique_sorted_values(host_backend{}, sorted, equal_nan);
   const cuda::on_device on(sorted.device());
   const std::int64_t n = sorted.size();
   ndarray<T> firsts({n}, sorted.device());
@@ -714,7 +710,6 @@ ndarray<T> unique_sorted_values(cuda_backend, const ndarray<T>& sorted, bool equ
 template <class T>
 index_t unique_groups(cuda_backend, const ndarray<T>& sorted, bool equal_nan,
                       const ndarray<std::int64_t>& gid) {
-  if (sorted.device().is_cpu()) return unique_groups(host_backend{}, sorted, equal_nan, gid);
   const cuda::on_device on(sorted.device());
   const std::int64_t n = sorted.size();
   cuda::group_starts<<<cuda::grid_for(on.dev, n), cuda::block_threads, 0, on.stream>>>(
@@ -731,8 +726,6 @@ void unique_fill(cuda_backend, const ndarray<T>& sorted, const ndarray<std::int6
                  const ndarray<std::int64_t>* perm, const ndarray<T>& values,
                  const ndarray<std::int64_t>* counts, const ndarray<std::int64_t>* indices,
                  const ndarray<std::int64_t>* inverse) {
-  if (sorted.device().is_cpu())
-    return unique_fill(host_backend{}, sorted, gid, perm, values, counts, indices, inverse);
   const cuda::on_device on(sorted.device());
   const std::int64_t n = sorted.size(), groups = values.size();
   ndarray<std::int64_t> starts({counts ? groups : 0}, sorted.device());
@@ -751,7 +744,6 @@ void unique_fill(cuda_backend, const ndarray<T>& sorted, const ndarray<std::int6
 template <class T, class R>
 void quantile_lanes(cuda_backend, const ndarray<T>& sorted, const std::vector<double>& qs,
                     order_stat stat, const ndarray<R>& out) {
-  if (sorted.device().is_cpu()) return quantile_lanes(host_backend{}, sorted, qs, stat, out);
   const cuda::on_device on(sorted.device());
   const std::int64_t lanes = sorted.shape()[0], n = sorted.shape()[1], nq = std::int64_t(qs.size());
   const ndarray<double> q = asarray(qs, {nq}, sorted.device());
@@ -763,7 +755,6 @@ void quantile_lanes(cuda_backend, const ndarray<T>& sorted, const std::vector<do
 template <class T, class V>
 void searchsorted_into(cuda_backend, const ndarray<T>& a, const ndarray<V>& v,
                        const ndarray<std::int64_t>& out, bool right) {
-  if (a.device().is_cpu()) return searchsorted_into(host_backend{}, a, v, out, right);
   const cuda::on_device on(a.device());
   const auto l = pair_layout(out, v);
   cuda::searchsorted_kernel<T, V>
@@ -775,7 +766,6 @@ void searchsorted_into(cuda_backend, const ndarray<T>& a, const ndarray<V>& v,
 
 template <class T>
 std::pair<T, T> value_range(cuda_backend, const ndarray<T>& a) {
-  if (a.device().is_cpu()) return value_range(host_backend{}, a);
   const cuda::on_device on(a.device());
   const ndarray<T> c = a.is_contiguous() ? a : a.copy();
   const auto in = thrust::make_transform_iterator(c.data(), cuda::pair_of<T>{});
@@ -796,7 +786,6 @@ std::pair<T, T> value_range(cuda_backend, const ndarray<T>& a) {
 template <class T, class W, class R>
 void bincount_count(cuda_backend, const ndarray<T>& x, const ndarray<W>* weights,
                     const ndarray<R>& out) {
-  if (x.device().is_cpu()) return bincount_count(host_backend{}, x, weights, out);
   const cuda::on_device on(x.device());
   const std::int64_t nb = out.size(), n = x.size();
   CUNP_CUDA_CHECK(cudaMemsetAsync(out.data(), 0, out.nbytes(), on.stream));
@@ -817,7 +806,6 @@ void bincount_count(cuda_backend, const ndarray<T>& x, const ndarray<W>* weights
 template <class T, class E>
 void histogram_count(cuda_backend, const ndarray<T>& a, const ndarray<E>& edges,
                      const ndarray<std::int64_t>& hist) {
-  if (a.device().is_cpu()) return histogram_count(host_backend{}, a, edges, hist);
   using C = result_type_t<T, E>;
   const cuda::on_device on(a.device());
   const std::int64_t nb = hist.size();
