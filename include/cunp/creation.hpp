@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cunp/detail/cpu/creation/generate.hpp"
 #include "cunp/ndarray.hpp"
 #include "cunp/promotion.hpp"
 #include "cunp/view.hpp"
@@ -157,18 +158,6 @@ template <class T> struct linspace_rule {
     return convert<T>(y);
   }
 };
-
-/// Writes rule(i) into the C-ordered array a on the cpu (the reference for the CUDA kernel).
-template <class T, class Rule> void generate(host_backend, const ndarray<T>& a, const Rule& rule) {
-  if (a.device().is_cuda()) {  // no kernel in a host-compiled TU: build on the host and upload
-    ndarray<T> h(a.shape(), cpu);
-    generate(host_backend{}, h, rule);
-    copy_same(a, h.to(a.device()));
-    return;
-  }
-  T* p = a.data();
-  for (index_t i = 0, n = a.size(); i < n; ++i) p[i] = rule(i);
-}
 
 inline index_t checked_length(double len, const char* what) {
   if (!(len < 9.2e18)) throw value_error(std::string(what) + ": Maximum allowed size exceeded");

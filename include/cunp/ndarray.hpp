@@ -268,51 +268,6 @@ template <element_type Elem> class ndarray {
   strides_t strides_;
 };
 
-namespace detail {
-
-/// Two-operand loop layout of dst and src (src already of dst's shape, strides may be 0).
-template <class A, class B>
-loop_layout<2> pair_layout(const ndarray<A>& dst, const ndarray<B>& src) {
-  return make_loop_layout<2>(dst.shape(), {&dst.strides(), &src.strides()});
-}
-
-template <std::size_t N>
-strided_operand operand(void* data, const loop_layout<N>& l, std::size_t k) {
-  strided_operand op{data, {}};
-  std::copy(l.strides[k].begin(), l.strides[k].end(), op.strides);
-  return op;
-}
-
-/// Element-wise copy of src into dst, same dtype and device, src of dst's shape (broadcast
-/// strides allowed). Overlapping views are handled by the caller (copyto).
-template <class Elem> void copy_same(const ndarray<Elem>& dst, const ndarray<Elem>& src) {
-  check_same_device(dst.device(), src.device(), "copy");
-  const auto l = pair_layout(dst, src);
-  if (l.size == 0) return;
-  if (dst.device().is_cpu()) {
-    host::map_strided(dst.data(), src.data(), l, [](const Elem& v) { return v; });
-  } else {
-    gpu()->copy_strided(dst.device().index(), sizeof(Elem), l.shape, operand(dst.data(), l, 0),
-                        operand(src.data(), l, 1));
-  }
-}
-
-/// The cpu backend's astype/copyto cast; a GPU array here needs a translation unit built by nvcc.
-template <class To, class From>
-void cast_into(host_backend, const ndarray<To>& dst, const ndarray<From>& src) {
-  check_same_device(dst.device(), src.device(), "astype");
-  if constexpr (std::is_same_v<To, From>) {
-    copy_same(dst, src);
-  } else {
-    require_cpu_for(dst.device(), "casting " + std::string(dtype_name_v<From>) + " to " +
-                                      std::string(dtype_name_v<To>));
-    host::map_strided(dst.data(), src.data(), pair_layout(dst, src),
-                     [](const From& v) { return convert<To>(v); });
-  }
-}
-
-}  // namespace detail
-
 /// Wraps memory that cunp does not own (numpy.frombuffer / cupy's UnownedMemory): `data` is the
 /// first element, strides count elements (C order when empty). `owner`, if given, is kept alive
 /// as long as any array uses the memory; otherwise the caller keeps it alive.
@@ -336,7 +291,10 @@ template <element_type T>
 
 }  // namespace cunp
 
-// The CUDA backend of this header, for nvcc TUs (cunp.hpp includes every one).
+// The copy both backends share and the cpu backend of casts; the CUDA backend for nvcc TUs
+// (cunp.hpp includes every one).
+#include "cunp/detail/core/copy.hpp"
+#include "cunp/detail/cpu/core/cast.hpp"
 #if defined(__CUDACC__)
 #include "cunp/detail/cuda/core/cast.cuh"
 #include "cunp/detail/cuda/core/runtime.cuh"

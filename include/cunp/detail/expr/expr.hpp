@@ -1,4 +1,4 @@
-// cunp/detail/expr/expr.hpp: lazy element-wise expressions and their evaluation on the cpu.
+// cunp/detail/expr/expr.hpp: lazy element-wise expressions and their binding for evaluation.
 //
 // `a * b + sin(c)` builds an expr tree that holds its operands by value (array handles, C++
 // scalars), so it never dangles. Materialising it binds the tree into a device-friendly form:
@@ -326,36 +326,9 @@ template <int N, class Off = std::int64_t> struct offset_indexer {
   template <int Slot, class T> CUNP_HD T get() const { return static_cast<const T*>(ptrs[Slot])[offs[Slot]]; }
 };
 
-/// The cpu backend's evaluation of a bound expression: one loop over the output.
-template <class OutT, class E> void run_host(const bound_expr<E>& b) {
-  constexpr int N = bound_expr<E>::N;
-  OutT* out = static_cast<OutT*>(const_cast<void*>(b.ctx.ptrs[0]));
-  host::for_each_row_parallel(b.layout, [&](const std::array<std::int64_t, N>& row, std::int64_t n,
-                                            const std::array<std::int64_t, N>& inner) {
-    std::int64_t offs[N];
-    const offset_indexer<N> ix{b.ctx.ptrs, offs};
-    for (std::int64_t j = 0; j < n; ++j) {
-      for (int k = 0; k < N; ++k) offs[k] = row[k] + j * inner[k];
-      out[offs[0]] = convert<OutT>(b.tree.eval(ix));
-    }
-  });
-}
-
-/// Evaluates e into out (same device, out of e's shape): the cpu backend. A GPU output here
-/// means a host-compiled translation unit: it has no kernel for this expression.
-template <class OutT, class E> void evaluate(host_backend, const ndarray<OutT>& out, const E& e) {
-  check_same_device(out.device(), e.device(), "evaluate");
-  require_cpu_for(out.device(), "element-wise operations");
-  if (out.size() == 0) return;
-  const bound_expr<E> b(out, e);
-  if (b.output_overlaps_input()) {
-    const ndarray<OutT> tmp(out.shape(), out.device());
-    evaluate(host_backend{}, tmp, e);
-    copy_same(out, tmp);
-    return;
-  }
-  run_host<OutT>(b);
-}
-
 }  // namespace detail
 }  // namespace cunp
+
+// The cpu backend's evaluation (the CUDA one, detail/cuda/expr/elementwise.cuh, comes with
+// ufunc.hpp under nvcc).
+#include "cunp/detail/cpu/expr/evaluate.hpp"
