@@ -19,12 +19,6 @@
 
 namespace cunp::detail::cuda {
 
-/// Device scratch from the pool, returned to it in stream order when the handle goes.
-inline ndarray<std::uint8_t> scratch(int dev, std::size_t bytes) {
-  return ndarray<std::uint8_t>({static_cast<index_t>(std::max<std::size_t>(bytes, 1))},
-                               device(device::kind::cuda, dev));
-}
-
 /// CUB's public radix sort of n items (counted in int where they fit: CUB tunes its 32-bit
 /// offsets for more items a thread, which is faster). V is cub::NullType, and the values'
 /// pointers null, for keys alone.
@@ -99,8 +93,8 @@ struct onesweep_sort {
                       lookback = up(sizeof(int) * std::size_t(blocks) * digits),
                       zeroed = lookbacks + lookback * passes,
                       values = up(zeroed + (passes > 1 ? sizeof(K) * n : 0));
-    const auto tmp = scratch(dev, values + (passes > 1 && !keys_only ? sizeof(V) * n : 0));
-    std::uint8_t* base = tmp.data();
+    const workspace tmp(dev, values + (passes > 1 && !keys_only ? sizeof(V) * n : 0));
+    auto* base = static_cast<std::uint8_t*>(tmp.data());
     check(cudaMemsetAsync(base, 0, zeroed, st), "cudaMemsetAsync");
     auto* counters = reinterpret_cast<int*>(base);
     auto* bins = reinterpret_cast<offset_t*>(base + histograms);

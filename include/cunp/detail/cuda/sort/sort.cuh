@@ -18,6 +18,7 @@
 #include <cub/device/device_select.cuh>
 
 #include "cunp/detail/cuda/core/launch.cuh"
+#include "cunp/detail/cuda/core/workspace.cuh"
 #include "cunp/detail/cuda/sort/radix_sort.cuh"
 #include "cunp/sort.hpp"
 
@@ -332,8 +333,8 @@ template <class R>
 void complex_sort_lanes(int dev, cudaStream_t st, const ndarray<std::complex<R>>& src,
                         std::int64_t* idx, std::complex<R>* values) {
   const std::int64_t n = src.shape().back(), total = src.size();
-  ndarray<std::uint8_t> keys_buf = scratch(dev, std::size_t(total) * sizeof(lane_complex<R>));
-  auto* keys = reinterpret_cast<lane_complex<R>*>(keys_buf.data());
+  const workspace keys_buf(dev, std::size_t(total) * sizeof(lane_complex<R>));
+  auto* keys = static_cast<lane_complex<R>*>(keys_buf.data());
   const auto l = make_loop_layout<1>(src.shape(), {&src.strides()});
   const strided_operand op = operand(src.data(), l, 0);
   if (total < (std::int64_t(1) << 31))
@@ -769,8 +770,8 @@ std::pair<T, T> value_range(cuda_backend, const ndarray<T>& a) {
   const cuda::on_device on(a.device());
   const ndarray<T> c = a.is_contiguous() ? a : a.copy();
   const auto in = thrust::make_transform_iterator(c.data(), cuda::pair_of<T>{});
-  const auto result = cuda::scratch(on.dev, sizeof(cuda::value_pair<T>));
-  auto* out = reinterpret_cast<cuda::value_pair<T>*>(result.data());
+  const cuda::workspace result(on.dev, sizeof(cuda::value_pair<T>));
+  auto* out = static_cast<cuda::value_pair<T>*>(result.data());
   const cuda::value_pair<T> none{cuda::widest<T>(true), cuda::widest<T>(false)};
   cuda::cub_call(on.dev, "cub::DeviceReduce::Reduce", [&](void* temp, std::size_t& bytes) {
     return cub::DeviceReduce::Reduce(temp, bytes, in, out, c.size(), cuda::widen_pair<T>{}, none,
