@@ -170,11 +170,11 @@ template <class T> void sweep(archive& g, const std::string& set, const ndarray<
 
 }  // namespace
 
-TEMPLATE_TEST_CASE("every reduction matches NumPy on every dtype, axis form and layout",
-                   "[reduce][golden]", bool, std::int8_t, std::int32_t, std::int64_t,
-                   std::uint8_t, std::uint64_t, cunp::float16, cunp::bfloat16, float, double,
-                   cunp::complex64, cunp::complex128) {
-  using T = TestType;
+namespace {
+
+/// Every reduction of T's golden sets on every backend: the stored input, its reversed,
+/// transposed and broadcast views, size-1, empty and (inexact dtypes) NaN sets.
+template <class T> void sweep_dtype() {
   on_every_backend([](cunp::device dev) {
     const std::string prefix = "reduce_" + std::string(cunp::dtype_name_v<T>) + "_";
     const auto check_set = [&](const std::string& set, const auto& make) {
@@ -200,6 +200,36 @@ TEMPLATE_TEST_CASE("every reduction matches NumPy on every dtype, axis form and 
   });
 }
 
+}  // namespace
+
+// The sweep is this file's heaviest code (every reduction, for each dtype, on both backends), so
+// its dtypes are spread over the parts (harness/parts.hpp); the GPU cases are part 4.
+#if CUNP_IN_PART(0)
+TEMPLATE_TEST_CASE("every reduction matches NumPy on every dtype, axis form and layout",
+                   "[reduce][golden]", bool, std::int8_t, std::int32_t) {
+  sweep_dtype<TestType>();
+}
+#endif
+#if CUNP_IN_PART(1)
+TEMPLATE_TEST_CASE("every reduction matches NumPy on every dtype, axis form and layout",
+                   "[reduce][golden]", std::int64_t, std::uint8_t, std::uint64_t) {
+  sweep_dtype<TestType>();
+}
+#endif
+#if CUNP_IN_PART(2)
+TEMPLATE_TEST_CASE("every reduction matches NumPy on every dtype, axis form and layout",
+                   "[reduce][golden]", cunp::float16, cunp::bfloat16, float) {
+  sweep_dtype<TestType>();
+}
+#endif
+#if CUNP_IN_PART(3)
+TEMPLATE_TEST_CASE("every reduction matches NumPy on every dtype, axis form and layout",
+                   "[reduce][golden]", double, cunp::complex64, cunp::complex128) {
+  sweep_dtype<TestType>();
+}
+#endif
+
+#if CUNP_IN_PART(0)
 TEST_CASE("result dtypes are NumPy's", "[reduce]") {
   using cunp::float16;
   const auto i8 = cunp::zeros<std::int8_t>({2}, cpu);
@@ -229,7 +259,9 @@ TEST_CASE("result dtypes are NumPy's", "[reduce]") {
   static_assert(std::is_same_v<decltype(cunp::sum(i8 > 0))::value_type, std::int64_t>);
   REQUIRE(cunp::sum(i8).ndim() == 0);  // a full reduction is 0-d
 }
+#endif
 
+#if CUNP_IN_PART(0)
 TEST_CASE("float16 sums accumulate in float32, pairwise, as NumPy's", "[reduce][golden]") {
   archive g("reduce_special");
   on_every_backend([&](cunp::device dev) {
@@ -243,7 +275,9 @@ TEST_CASE("float16 sums accumulate in float32, pairwise, as NumPy's", "[reduce][
     REQUIRE(float(cunp::sum(tenth).item()) > 299);
   });
 }
+#endif
 
+#if CUNP_IN_PART(1)
 TEST_CASE("pairwise float32 sums, means and variances agree with NumPy's", "[reduce][golden]") {
   archive g("reduce_special");
   on_every_backend([&](cunp::device dev) {
@@ -255,7 +289,9 @@ TEST_CASE("pairwise float32 sums, means and variances agree with NumPy's", "[red
     require_near<float>(cunp::std(f), g.get<float>("f32_std"), 32 * 0x1p-24);
   });
 }
+#endif
 
+#if CUNP_IN_PART(1)
 TEST_CASE("integer sums and products wrap as NumPy's", "[reduce][golden]") {
   archive g("reduce_special");
   on_every_backend([&](cunp::device dev) {
@@ -275,7 +311,9 @@ TEST_CASE("integer sums and products wrap as NumPy's", "[reduce][golden]") {
     require_values<std::int64_t>(cunp::sum(b, 0), {2, 1}, {2});
   });
 }
+#endif
 
+#if CUNP_IN_PART(2)
 TEST_CASE("reductions consume expressions without a temporary", "[reduce][golden]") {
   archive g("reduce_special");
   on_every_backend([&](cunp::device dev) {
@@ -295,7 +333,9 @@ TEST_CASE("reductions consume expressions without a temporary", "[reduce][golden
     require_near<float>(cunp::std(a, {}, 0.5), g.get<float>("ddof_half_std"), 32 * 0x1p-24);
   });
 }
+#endif
 
+#if CUNP_IN_PART(2)
 TEST_CASE("average with weights matches NumPy 2", "[reduce][golden]") {
   archive g("reduce_special");
   on_every_backend([&](cunp::device dev) {
@@ -339,7 +379,9 @@ TEST_CASE("average with weights matches NumPy 2", "[reduce][golden]") {
     REQUIRE_THROWS_AS(cunp::average(x, 1, w1 * 0.0), cunp::value_error);
   });
 }
+#endif
 
+#if CUNP_IN_PART(3)
 TEST_CASE("NaN, infinities, ties and empty reductions follow NumPy", "[reduce]") {
   on_every_backend([](cunp::device dev) {
     const double nan = std::numeric_limits<double>::quiet_NaN();
@@ -397,7 +439,9 @@ TEST_CASE("NaN, infinities, ties and empty reductions follow NumPy", "[reduce]")
     REQUIRE(cunp::var(s).item() == 0);
   });
 }
+#endif
 
+#if CUNP_IN_PART(3)
 TEST_CASE("axis, ddof and other argument errors", "[reduce]") {
   on_every_backend([](cunp::device dev) {
     const auto x = cunp::ones<float>({2, 3}, dev);
@@ -417,6 +461,7 @@ TEST_CASE("axis, ddof and other argument errors", "[reduce]") {
     REQUIRE(!cunp::all(cunp::view(b, cunp::all, 1)).item());
   });
 }
+#endif
 
 // ---------------------------------------------------------------------------------------------
 // GPU paths against the cpu backend, at sizes that reach each of them: rows (a block per output,
@@ -451,6 +496,7 @@ template <class F> auto same(F&& make, double rtol = -1, double atol = 0) {
 
 }  // namespace
 
+#if CUNP_IN_PART(4)
 TEST_CASE("GPU full reductions of 2^20 elements agree with the cpu", "[reduce][gpu]") {
   const index_t n = (index_t(1) << 20) + 3;
   auto f = [n](cunp::device dev) { return uniform<float>({n}, 0, 1, 1, dev); };
@@ -526,7 +572,9 @@ TEST_CASE("GPU full reductions of 2^20 elements agree with the cpu", "[reduce][g
     return cunp::sum(f(dev) * uniform<float>({n}, 0, 1, 9, dev));
   }, f32_sum_rtol);
 }
+#endif
 
+#if CUNP_IN_PART(4)
 TEST_CASE("GPU axis reductions agree with the cpu on every kernel path", "[reduce][gpu]") {
   // Rows: sum over axis 1 of (300, 5000), one block per row.
   auto rows = [](cunp::device dev) { return uniform<float>({300, 5000}, 0, 1, 11, dev); };
@@ -602,8 +650,9 @@ TEST_CASE("GPU axis reductions agree with the cpu on every kernel path", "[reduc
     return cunp::average(rows(dev), 1, uniform<float>({5000}, 0, 1, 21, dev));
   }, f32_sum_rtol * 2);
 }
+#endif
 
-#if defined(_OPENMP)
+#if defined(_OPENMP) && CUNP_IN_PART(4)
 #include <omp.h>
 TEST_CASE("cpu: a whole-array reduction split over any number of threads counts every element",
           "[reduce]") {

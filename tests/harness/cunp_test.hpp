@@ -11,6 +11,7 @@
 
 #include "catch.hpp"
 #include "cunp/cunp.hpp"
+#include "parts.hpp"
 
 namespace cunp_test {
 
