@@ -13,6 +13,8 @@ using cunp::float16;
 using c64 = std::complex<float>;
 using c128 = std::complex<double>;
 
+// The helpers below run once per case, several cases a test case, so they loop over the backends
+// themselves: on_every_backend's sections would let Catch2 enter only the first call's.
 namespace {
 template <class T>
 ndarray<T> g(const std::string& name) {
@@ -33,7 +35,8 @@ void check_case(const std::string& c) {
   const auto a = g<X>(c + "_a");
   const auto b = g<Y>(c + "_b");
   const auto reduced = g<bool>(c + "_reduced").to_vector();
-  on_every_backend([&](cunp::device dev) {
+  for (const cunp::device dev : backends()) {
+    INFO("on " << dev.str());
     const auto x = a.to(dev);
     const auto y = b.to(dev);
     require_equal<bool>(cunp::eval(cunp::isclose(x, y)), g<bool>(c + "_default"));
@@ -43,21 +46,22 @@ void check_case(const std::string& c) {
     CHECK(cunp::allclose(x, y, 1e-5, 1e-8, true) == reduced[1]);
     CHECK(cunp::array_equal(x, y) == reduced[2]);
     CHECK(cunp::array_equal(x, y, true) == reduced[3]);
-  });
+  }
 }
 
 template <class X, class Y>
 void check_reduced(const std::string& c) {
   INFO("case " << c);
   const auto reduced = g<bool>(c + "_reduced").to_vector();
-  on_every_backend([&](cunp::device dev) {
+  for (const cunp::device dev : backends()) {
+    INFO("on " << dev.str());
     const auto x = g<X>(c + "_a").to(dev);
     const auto y = g<Y>(c + "_b").to(dev);
     CHECK(cunp::allclose(x, y) == reduced[0]);
     CHECK(cunp::allclose(x, y, 1e-5, 1e-8, true) == reduced[1]);
     CHECK(cunp::array_equal(x, y) == reduced[2]);
     CHECK(cunp::array_equal(x, y, true) == reduced[3]);
-  });
+  }
 }
 
 /// Runs call(actual, desired) on report case `name`'s arrays and requires NumPy's exact text.
@@ -67,15 +71,16 @@ void check_report(const std::string& name, F&& call) {
   const std::string expected = report_text(name);
   const auto a = g<X>("msg_" + name + "_a");
   const auto b = g<Y>("msg_" + name + "_b");
-  on_every_backend([&](cunp::device dev) {
+  for (const cunp::device dev : backends()) {
+    INFO("on " << dev.str());
     try {
       call(a.to(dev), b.to(dev));
     } catch (const cunp::assertion_error& e) {
       REQUIRE(std::string(e.what()) == expected);
-      return;
+      continue;
     }
     FAIL("no assertion_error");
-  });
+  }
 }
 }  // namespace
 

@@ -81,7 +81,10 @@ void require_values(const ndarray<T>& actual, const std::vector<T>& values, cons
   require_equal(actual.to(cunp::cpu), cunp::asarray(values, shape, cunp::cpu));
 }
 
-/// Runs body(dev) once per backend, each in its own Catch2 section named after the device.
+/// Runs body(dev) once per backend, each in its own Catch2 section named after the device. Call
+/// it once per test case: every call's sections have the same names and place, so Catch2 would
+/// enter only the first call's (a helper that runs several times a test case loops over
+/// backends() itself).
 template <class F> void on_every_backend(F&& body) {
   for (const cunp::device dev : backends()) {
     DYNAMIC_SECTION("on " << dev.str()) { body(dev); }
