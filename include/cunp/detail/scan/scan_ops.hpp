@@ -1,5 +1,6 @@
-// cunp/detail/scan/scan_ops.hpp: what both backends of cumsum/cumprod share: the scan kinds, NumPy's
-// NaN rule and combine step, and the (outer, n, inner) geometry of a scan over a strided array.
+// cunp/detail/scan/scan_ops.hpp: what both backends of cumsum/cumprod share: the scan kinds,
+// NumPy's NaN rule and combine step, and the (outer, n, inner) geometry of a scan over a strided
+// array.
 #pragma once
 #include <optional>
 #include <type_traits>

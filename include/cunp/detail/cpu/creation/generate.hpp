@@ -1,5 +1,5 @@
-// cunp/detail/cpu/creation/generate.hpp: the cpu backend of the index rules arange and linspace fill
-// arrays with (the CUDA one is detail/cuda/creation/generate.cuh).
+// cunp/detail/cpu/creation/generate.hpp: the cpu backend of the index rules arange and linspace
+// fill arrays with (the CUDA one is detail/cuda/creation/generate.cuh).
 #pragma once
 
 #include "cunp/detail/core/copy.hpp"
