@@ -62,6 +62,20 @@ template <class T> void outer(State& s) {  // a[:, None] + b[None, :], a and b o
   s.SetLabel(std::to_string(m) + "x" + std::to_string(n / m));
   gpu_loop(s, {bytes, against::copy_ceiling, true}, [&] { consume(ndarray<T>(a + b)); });
 }
+template <class T> void logaddexp(State& s) {
+  run<T>(s, 2, 1, [](index_t n) { return ndarray<T>(cunp::logaddexp(input<T>(n, 0), input<T>(n, 1))); });
+}
+template <class T> void add_outer(State& s) {  // cunp::ufunc::add.outer(a, b): outer_add's shapes
+  const index_t n = s.range(0);
+  index_t m = 1;
+  while (m * m < n) m *= 2;
+  const auto& a = input<T>(m, 0);
+  const auto& b = input<T>(n / m, 1);
+  const double bytes = double(sizeof(T)) * (m + n / m + n);
+  s.SetLabel(std::to_string(m) + "x" + std::to_string(n / m));
+  gpu_loop(s, {bytes, against::copy_ceiling, true},
+           [&] { consume(ndarray<T>(cunp::ufunc::add.outer(a, b))); });
+}
 template <class T> void strided(State& s) {  // a[::2] + b: a strided view of a 2n buffer
   const index_t n = s.range(0);
   const auto& base = input<T>(2 * n, 2);
@@ -109,6 +123,8 @@ template <class T> void register_dtype(const std::string& dt) {
   gpu("fused_mul_add_sin", fused<T>);
   gpu("where", where<T>);
   gpu("outer_add", outer<T>);
+  gpu("add_outer", add_outer<T>);
+  gpu("logaddexp", logaddexp<T>);
   gpu("strided_add", strided<T>);
   gpu("write", write_raw<T>);
   const std::string host_name = "add_host/cunp/" + dt;

@@ -1,6 +1,6 @@
 // bench/bench_reduce.cpp: reductions against the copy ceiling measured in the same run
 // (PERFORMANCE.md's targets: full reductions >= 1.0 of copy, axis reductions >= 0.95, sum(a*b)
-// in one pass >= 0.95).
+// in one pass >= 0.95; with where= >= 0.9 of the same reduction without it, the mask counted).
 //
 // Names are <op>/<impl>/<dtype>/<elements>; impl cunp (GPU), cunp_two_step for sum(a*b) written
 // as eval(a*b) then sum. bytes = the fewest bytes the op must move: every input element read
@@ -102,6 +102,24 @@ const auto sum_of_product_two_step = [](const auto& a, const auto& b) {
   return cunp::sum(p);
 };
 
+// where= (issue: >= 0.9 of the same reduction without it, the mask's bytes counted): a mask
+// selecting about half the elements, made once per shape.
+const ndarray<bool>& mask(const shape_t& shape) {
+  static auto* cache = new std::map<shape_t, ndarray<bool>>();
+  auto it = cache->find(shape);
+  if (it == cache->end()) it = cache->emplace(shape, ndarray<bool>(input<float>(shape, 2) > 0)).first;
+  return it->second;
+}
+const auto sum_where_all = [](const auto& a, const auto& m) {
+  return cunp::sum(a, {}, {.where = m});
+};
+const auto sum_where_rows = [](const auto& a, const auto& m) {
+  return cunp::sum(a, 1, {.where = m});
+};
+const auto max_where_all = [](const auto& a, const auto& m) {
+  return cunp::max(a, {}, {.initial = -2.0, .where = m});
+};
+
 const std::string square = std::to_string(side) + "x" + std::to_string(side);
 const double square_bytes = 4.0 * double(side * side + side);
 
@@ -138,6 +156,20 @@ void sum_mul(State& s) {  // one pass: a and b read once, no temporary
   run(s, "sum_mul", 4.0 * double(2 * n + 1), 1e-5, sum_atol<float>(n), sum_of_product,
       input<float>({n}, 0), input<float>({n}, 1));
 }
+void sum_where(State& s) {
+  const index_t n = s.range(0);
+  run(s, "sum_where", 5.0 * double(n) + 4, 1e-5, sum_atol<float>(n), sum_where_all,
+      input<float>({n}, 0), mask({n}));
+}
+void max_where(State& s) {
+  const index_t n = s.range(0);
+  run(s, "max_where", 5.0 * double(n) + 4, 0, 0, max_where_all, input<float>({n}, 0), mask({n}));
+}
+void sum_axis1_where(State& s) {
+  s.SetLabel(square);
+  run(s, "sum_axis1_where", 5.0 * double(side * side) + 4.0 * side, 1e-5, sum_atol<float>(side),
+      sum_where_rows, input<float>({side, side}, 1), mask({side, side}));
+}
 void sum_mul_two_step(State& s) {  // against the same floor: what the temporary costs
   const index_t n = s.range(0);
   run(s, "sum_mul_two_step", 4.0 * double(2 * n + 1), 1e-5, sum_atol<float>(n),
@@ -160,5 +192,8 @@ int main(int argc, char** argv) {
   gpu("sum_mul/cunp/float32", sum_mul, flat_n);
   gpu("sum_mul/cunp_two_step/float32", sum_mul_two_step, flat_n);
   gpu("sum/cunp/float64", sum_full<double>, flat_n / 2);
+  gpu("sum_where/cunp/float32", sum_where, flat_n);
+  gpu("max_where/cunp/float32", max_where, flat_n);
+  gpu("sum_axis1_where/cunp/float32", sum_axis1_where, side * side);
   return cunp_bench::run_main(argc, argv);
 }

@@ -250,3 +250,169 @@ TEST_CASE("full_like keeps a's dtype and casts the value as NumPy does", "[creat
                         "Python integer 256 out of bounds for uint8");
   });
 }
+
+TEST_CASE("arange with integer bounds is exact past 2^53", "[creation][arange]") {
+  constexpr std::int64_t p62 = std::int64_t(1) << 62;
+  on_every_backend([&](cunp::device dev) {
+    check_golden("arange_big_int64", cunp::arange<std::int64_t>(p62, p62 + 10, 3, dev));
+    check_golden("arange_big_uint64",
+                 cunp::arange<std::uint64_t>(UINT64_MAX - 4, UINT64_MAX, 2, dev));
+    check_golden("arange_span_int64", cunp::arange<std::int64_t>(INT64_MIN, INT64_MAX, p62, dev));
+    check_golden("arange_down_uint64", cunp::arange<std::uint64_t>(UINT64_MAX, 0, -p62, dev));
+    check_golden("arange_big_float64", cunp::arange<double>(p62, p62 + 10, 3, dev));
+    check_golden("arange_wrap_int8", cunp::arange<std::int8_t>(0, 300, 100, dev));
+    check_golden("arange_bool_1_3", cunp::arange<bool>(1, 3, 1, dev));
+    check_golden("arange_0_10_1_int64", cunp::arange<std::int64_t>(10, dev));
+    REQUIRE(cunp::arange<std::uint8_t>(300, 300, 1, dev).size() == 0);  // nothing to cast
+
+    REQUIRE_THROWS_WITH(cunp::arange<std::uint8_t>(-3, 3, 1, dev),
+                        "Python integer -3 out of bounds for uint8");
+    REQUIRE_THROWS_WITH(cunp::arange<std::uint8_t>(300, 303, 1, dev),
+                        "Python integer 300 out of bounds for uint8");
+    REQUIRE_THROWS_AS(cunp::arange<std::int8_t>(127, 130, 1, dev), cunp::value_error);
+    REQUIRE_THROWS_WITH(cunp::arange<std::uint64_t>(0, UINT64_MAX, 1, dev),
+                        "Maximum allowed size exceeded");
+    REQUIRE_THROWS_WITH(cunp::arange<bool>(0, 3, 1, dev),
+                        "arange() is only supported for booleans when the result has at most "
+                        "length 2.");
+    REQUIRE_THROWS_AS(cunp::arange<bool>(0.0, 3.0, 1.0, dev), cunp::dtype_error);
+    REQUIRE_THROWS_AS(cunp::arange<std::int64_t>(0, 10, 0, dev), cunp::value_error);
+  });
+}
+
+TEST_CASE("arange with complex bounds follows NumPy's length rule", "[creation][arange]") {
+  using c = std::complex<double>;
+  on_every_backend([](cunp::device dev) {
+    check_golden("arange_c_1", cunp::arange<cunp::complex128>(c(1, 1), c(4, 9), c(0.5, 1), dev));
+    check_golden("arange_c_2", cunp::arange<cunp::complex128>(0, c(5, 10), 1, dev));
+    check_golden("arange_c_3",
+                 cunp::arange<cunp::complex128>(c(0.5, -1), c(3, 20), c(0.25, 0.5), dev));
+    check_golden("arange_c_4",
+                 cunp::arange<cunp::complex64>(c(0.5, -1), c(3, 20), c(0.25, 0.5), dev));
+    check_golden("arange_c_real", cunp::arange<cunp::complex64>(0.0, 5.0, 1.5, dev));
+    check_golden("arange_c_down",
+                 cunp::arange<cunp::complex128>(c(3, 3), c(-2, -3), c(-0.75, -1), dev));
+    REQUIRE(cunp::arange<cunp::complex128>(0, c(5, 0), 1, dev).size() == 0);  // im's ceil: 0
+    REQUIRE_THROWS_WITH(cunp::arange<cunp::complex128>(0, c(5, 1), c(0, 0), dev),
+                        "complex division by zero");
+    REQUIRE_THROWS_WITH(cunp::arange<cunp::complex128>(0, c(1e30, 1e30), 1e-30, dev),
+                        "Maximum allowed size exceeded");
+  });
+}
+
+TEST_CASE("linspace: complex bounds, retstep, array bounds and axis", "[creation][linspace]") {
+  using c = std::complex<double>;
+  const auto lo = golden<float>("creation_linspace_arr_lo");
+  const auto hi = golden<double>("creation_linspace_arr_hi");
+  const auto h16 = golden<cunp::float16>("creation_linspace_arr_f16_lo");
+  const auto ilo = golden<std::int64_t>("creation_linspace_arr_ilo");
+  on_every_backend([&](cunp::device dev) {
+    check_golden("linspace_c_1", cunp::linspace<cunp::complex128>(c(0, 1), c(2, -1), 5, true, dev));
+    check_golden("linspace_c_2",
+                 cunp::linspace<cunp::complex64>(c(-1, 2), c(3, 0.5), 7, false, dev));
+    const auto cs = cunp::linspace_step<cunp::complex128>(c(0, 1), c(2, -1), 5, true, dev);
+    check_golden("linspace_c_1", cs.samples);
+    REQUIRE(cs.step == golden<cunp::complex128>("creation_linspace_step_c_step").item());
+    struct k { const char* name; double a, b; index_t n; bool endpoint; };
+    for (const k& s : {k{"0_1_5_t", 0, 1, 5, true}, k{"2_m2_7_f", 2, -2, 7, false},
+                       k{"0_1_1_t", 0, 1, 1, true}}) {
+      const auto [y, step] = cunp::linspace_step<double>(s.a, s.b, s.n, s.endpoint, dev);
+      check_golden(std::string("linspace_step_") + s.name, y);
+      const double want = golden<double>(std::string("creation_linspace_step_") + s.name +
+                                         "_step").item();
+      REQUIRE((step == want || (std::isnan(step) && std::isnan(want))));
+    }
+    const auto l = lo.to(dev);
+    const auto h = hi.to(dev);
+    for (const index_t axis : {0, 1, 2, -1})
+      check_golden(std::string("linspace_arr_a") + (axis < 0 ? "m1" : std::to_string(axis)),
+                   cunp::linspace<double>(l, h, 4, true, axis));
+    check_golden("linspace_arr_int32", cunp::linspace<std::int32_t>(l, h, 5, false));
+    check_golden("linspace_arr_f16",
+                 cunp::linspace<cunp::float16>(h16.to(dev), cunp::full<cunp::float16>(
+                                                                {}, cunp::float16(7.0f), dev),
+                                               6));
+    const auto [yi, stepi] = cunp::linspace_step<double>(
+        ilo.to(dev), cunp::full<double>({}, 7.5, dev), 4, true, 1);
+    check_golden("linspace_arr_i", yi);
+    check_golden("linspace_arr_i_step", stepi);
+    // Expressions are bounds too, and the result is on their device.
+    require_equal(cunp::linspace<double>(l * 1.0f, h + 0.0, 4).to(cpu),
+                  golden<double>("creation_linspace_arr_a0"));
+    REQUIRE(cunp::linspace<double>(l, h, 4).device() == dev);
+
+    REQUIRE_THROWS_WITH(cunp::linspace<double>(l, h, 4, true, 3),
+                        "destination: axis 3 is out of bounds for array of dimension 3");
+    REQUIRE_THROWS_WITH(cunp::linspace<double>(l, cunp::zeros<double>({3}, dev), 4),
+                        "operands could not be broadcast together with shapes (3,) (2,)");
+    REQUIRE_THROWS_WITH(cunp::linspace<double>(l, h, -2),
+                        "Number of samples, -2, must be non-negative.");
+  });
+}
+
+TEST_CASE("geomspace and logspace match NumPy", "[creation][linspace]") {
+  using c = std::complex<double>;
+  on_every_backend([](cunp::device dev) {
+    struct k { const char* name; double a, b; index_t n; bool endpoint; };
+    for (const k& g : {k{"1_1000_4", 1, 1000, 4, true}, k{"m1_m1000_4", -1, -1000, 4, true},
+                       k{"2_3_7_f", 2, 3, 7, false}, k{"8_0p5_5", 8, 0.5, 5, true},
+                       k{"m2_m1e5_9_f", -2, -1e5, 9, false}, k{"1_1_3", 1, 1, 3, true},
+                       k{"1_m10_3", 1, -10, 3, true}})
+      check_golden(std::string("geomspace_") + g.name,
+                   cunp::geomspace<double>(g.a, g.b, g.n, g.endpoint, dev));
+    check_golden("geomspace_1_1000_4_f32", cunp::geomspace<float>(1, 1000, 4, true, dev));
+    // Complex powers round differently from NumPy's npy_cpow in the last bits: parts that are
+    // rounding noise (1e-16 beside 2.5) are compared with an absolute tolerance.
+    const auto near = [](const std::string& name, const ndarray<cunp::complex128>& got) {
+      INFO("golden case " << name);
+      require_close(got.to(cpu), golden<cunp::complex128>("creation_" + name), 1e-13, 1e-14);
+    };
+    near("geomspace_c_i_1000i_4",
+         cunp::geomspace<cunp::complex128>(c(0, 1), c(0, 1000), 4, true, dev));
+    near("geomspace_c_m1_1_5", cunp::geomspace<cunp::complex128>(-1, 1, 5, true, dev));
+    near("geomspace_c_1p1i_m8_6_f", cunp::geomspace<cunp::complex128>(c(1, 1), -8, 6, false, dev));
+    REQUIRE(cunp::geomspace<double>(1, 2, 0, true, dev).size() == 0);
+    REQUIRE_THROWS_WITH(cunp::geomspace<double>(0, 2, 3, true, dev),
+                        "Geometric sequence cannot include zero");
+    REQUIRE_THROWS_AS(cunp::geomspace<cunp::complex128>(1, 0, 3, true, dev), cunp::value_error);
+
+    check_golden("logspace_0_3_4", cunp::logspace<double>(0, 3, 4, true, 10.0, dev));
+    check_golden("logspace_0_3_4_b2", cunp::logspace<double>(0, 3, 4, true, 2.0, dev));
+    check_golden("logspace_m1_2_6_f", cunp::logspace<double>(-1, 2, 6, false, 10.0, dev));
+    check_golden("logspace_1_0_5_be", cunp::logspace<double>(1, 0, 5, true, M_E, dev));
+    check_golden("logspace_0_3_4_f_i32", cunp::logspace<std::int32_t>(0, 3, 4, false, 10, dev));
+    near("logspace_c", cunp::logspace<cunp::complex128>(0, c(1, 1), 4, true, 10, dev));
+  });
+}
+
+TEST_CASE("full casts the value as NumPy does", "[creation]") {
+  on_every_backend([](cunp::device dev) {
+    check_golden("full_2p7_int32", cunp::full<std::int32_t>({3}, 2.7, dev));
+    check_golden("full_m2p7_int16", cunp::full<std::int16_t>({2}, -2.7, dev));
+    check_golden("full_300_uint16", cunp::full<std::uint16_t>({2}, 300, dev));
+    check_golden("full_c_float64", cunp::full<double>({2}, cunp::complex128(1, 2), dev));
+    check_golden("full_0p1_float16", cunp::full<cunp::float16>({2}, 0.1, dev));
+    static_assert(std::is_same_v<decltype(cunp::full({2}, 1.5f, dev)), ndarray<float>>);
+    REQUIRE_THROWS_WITH(cunp::full<std::uint8_t>({3}, 300, dev),
+                        "Python integer 300 out of bounds for uint8");
+    REQUIRE_THROWS_WITH(cunp::full<std::uint8_t>({3}, -1, dev),
+                        "Python integer -1 out of bounds for uint8");
+    REQUIRE_THROWS_AS(cunp::full<std::int8_t>({3}, 128, dev), cunp::value_error);
+  });
+}
+
+TEST_CASE("clip with both bounds none returns the values", "[creation][clip]") {
+  on_every_backend([](cunp::device dev) {
+    const auto a = cunp::asarray<std::uint8_t>({3, 0, 255}, dev);
+    const ndarray<std::uint8_t> c = cunp::clip(a, cunp::none, cunp::none);
+    REQUIRE(c.device() == dev);
+    REQUIRE(c.storage() != a.storage());  // a new array, as NumPy's
+    require_values<std::uint8_t>(c, {3, 0, 255}, {3});
+    const auto z = cunp::asarray<cunp::complex64>({{1, -2}, {NAN, 0}}, dev);
+    require_equal(ndarray<cunp::complex64>(cunp::clip(-z, cunp::none, cunp::none)).to(cpu),
+                  ndarray<cunp::complex64>(-z).to(cpu));
+    const auto out = cunp::zeros<std::uint8_t>({3}, dev);
+    cunp::clip(a, cunp::none, cunp::none, out);
+    require_values<std::uint8_t>(out, {3, 0, 255}, {3});
+  });
+}

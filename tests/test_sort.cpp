@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <limits>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "cunp_test.hpp"
@@ -175,6 +176,189 @@ TEST_CASE("sort: bfloat16 sorts as the float32 values it holds", "[sort]") {
     const auto want = cunp::sort(b.astype<float>(), 1);
     require_equal(cunp::sort(b.to(dev), 1).to(cpu).astype<float>(), want);
     require_equal(cunp::argsort(b.to(dev), 0).to(cpu), cunp::argsort(b.astype<float>(), 0));
+  });
+}
+#endif
+
+#if CUNP_IN_PART(2)
+// An expression is materialised once and then is an array to every function here: f(e) must be
+// f(eval(e)) exactly, on e's device, or throw the same error.
+namespace {
+template <class T>
+void require_same(const ndarray<T>& got, const ndarray<T>& want) {
+  REQUIRE(got.device() == want.device());
+  require_equal(got.to(cpu), want.to(cpu));
+}
+template <class T>
+void require_same(const cunp::unique_counts_result<T>& got,
+                  const cunp::unique_counts_result<T>& want) {
+  require_same(got.values, want.values);
+  require_same(got.counts, want.counts);
+}
+template <class T>
+void require_same(const cunp::unique_inverse_result<T>& got,
+                  const cunp::unique_inverse_result<T>& want) {
+  require_same(got.values, want.values);
+  require_same(got.inverse_indices, want.inverse_indices);
+}
+template <class T>
+void require_same(const cunp::unique_all_result<T>& got, const cunp::unique_all_result<T>& want) {
+  require_same(got.values, want.values);
+  require_same(got.indices, want.indices);
+  require_same(got.inverse_indices, want.inverse_indices);
+  require_same(got.counts, want.counts);
+}
+template <class T>
+void require_same(const cunp::histogram_result<T>& got, const cunp::histogram_result<T>& want) {
+  require_same(got.hist, want.hist);
+  require_same(got.bin_edges, want.bin_edges);
+}
+
+template <class E, class F>
+void require_same_on_expression(const E& e, const F& f) {
+  static_assert(!std::is_same_v<E, ndarray<typename E::value_type>>, "not an expression");
+  const auto x = cunp::eval(e);
+  std::string error;
+  try {
+    (void)f(x);
+  } catch (const cunp::error& ex) {
+    error = ex.what();
+  }
+  if (!error.empty())
+    REQUIRE_THROWS_WITH(f(e), error);
+  else
+    require_same(f(e), f(x));
+}
+}  // namespace
+
+TEST_CASE("sorting, searching, counting and order statistics take expressions", "[sort][expr]") {
+  const auto host = random_array<double>({6, 9}, 21, 30, false);
+  const auto ihost = random_array<std::int64_t>({40}, 22, 20);
+  const auto whost = random_array<float>({40}, 23, 20, false);
+  on_every_backend([&](cunp::device dev) {
+    const auto a = host.to(dev);
+    const auto rev = cunp::view(a, slice(none, none, -1), slice(none, none, -2));  // (6, 5)
+    const auto empty = cunp::view(a, slice(0, 0));                                  // (0, 9)
+    const auto edges = cunp::asarray<double>({-8, -1, 0, 0.5, 3, 9}, dev);
+    const auto sorted = cunp::sort(a, none);
+    const auto check_all = [&](const auto& e) {
+      const auto same = [&](const auto& f) { require_same_on_expression(e, f); };
+      same([](const auto& x) { return cunp::sort(x); });
+      same([](const auto& x) { return cunp::sort(x, 0); });
+      same([](const auto& x) { return cunp::sort(x, none); });
+      same([](const auto& x) { return cunp::argsort(x, 0); });
+      same([](const auto& x) { return cunp::argsort(x, none); });
+      same([](const auto& x) { return cunp::partition(x, 2, 1); });
+      same([](const auto& x) { return cunp::partition(x, {1, 3}, none); });
+      same([](const auto& x) { return cunp::argpartition(x, -1, 0); });
+      same([](const auto& x) { return cunp::argpartition(x, 0, none); });
+      same([](const auto& x) { return cunp::partition(x, 9); });  // out of bounds unless empty
+      same([](const auto& x) { return cunp::unique(x); });
+      same([](const auto& x) { return cunp::unique(x, false); });
+      same([](const auto& x) { return cunp::unique_values(x); });
+      same([](const auto& x) { return cunp::unique_counts(x); });
+      same([](const auto& x) { return cunp::unique_inverse(x); });
+      same([](const auto& x) { return cunp::unique_all(x); });
+      same([](const auto& x) { return cunp::median(x); });
+      same([](const auto& x) { return cunp::median(x, 1, true); });
+      same([](const auto& x) { return cunp::quantile(x, 0.3, 0); });
+      same([](const auto& x) { return cunp::quantile(x, {0.1, 0.9}, 1); });
+      same([](const auto& x) { return cunp::percentile(x, 40.0); });
+      same([](const auto& x) { return cunp::percentile(x, {5.0, 50.0}, 0, true); });
+      same([](const auto& x) { return cunp::histogram(x, 7); });
+      same([](const auto& x) { return cunp::histogram(x, 4, {-2.0, 2.0}); });
+      same([&](const auto& x) { return cunp::histogram(x, edges); });
+      same([&](const auto& x) { return cunp::searchsorted(sorted, x, "right"); });
+      same([&](const auto& x) { return cunp::searchsorted(cunp::sort(x, none), 0.25); });
+    };
+    {
+      INFO("a * 2 - 1");
+      check_all(a * 2.0 - 1.0);
+    }
+    {
+      INFO("over a negative-stride view");
+      check_all(rev + 0.5);
+    }
+    {
+      INFO("empty");
+      check_all(empty * 3.0);
+    }
+    {
+      INFO("with NaNs");  // histogram's range is then not finite: the same error
+      check_all(cunp::sqrt(a));
+    }
+    // The other array arguments: histogram's edges, searchsorted's sorted array.
+    require_same(cunp::histogram(a, edges + 0.0), cunp::histogram(a, edges));
+    require_same(cunp::searchsorted(sorted * 1.0, a), cunp::searchsorted(sorted, a));
+    require_same(cunp::searchsorted(cunp::view(sorted, slice(none, none, -1)) * -1.0, rev + 1.0),
+                 cunp::searchsorted(cunp::eval(cunp::view(sorted, slice(none, none, -1)) * -1.0),
+                                    cunp::eval(rev + 1.0)));
+
+    // bincount: x and weights.
+    const auto ints = ihost.to(dev);
+    const auto w = whost.to(dev);
+    const auto ints_rev = cunp::view(ints, slice(none, none, -3));
+    const auto bc = [](const auto& x) { return cunp::bincount(x); };
+    require_same_on_expression(cunp::abs(ints), bc);
+    require_same_on_expression(cunp::abs(ints_rev), bc);
+    require_same_on_expression(cunp::abs(cunp::view(ints, slice(0, 0))), bc);
+    require_same_on_expression(ints * 1, bc);  // negative values: the same error
+    require_same_on_expression(cunp::abs(ints) + 1,
+                               [](const auto& x) { return cunp::bincount(x, 50); });
+    require_same_on_expression(cunp::abs(ints),
+                               [&](const auto& x) { return cunp::bincount(x, w * 2.0f); });
+    require_same(cunp::bincount(cunp::abs(ints), w * 2.0f, 30),
+                 cunp::bincount(cunp::eval(cunp::abs(ints)), cunp::eval(w * 2.0f), 30));
+  });
+}
+
+TEST_CASE("searchsorted's sorter: unsorted a, its argsort, expressions, NumPy's errors",
+          "[sort][expr]") {
+  const auto host = random_array<double>({37}, 31, 30, false);
+  const auto vhost = random_array<double>({4, 5}, 32, 40, false);
+  on_every_backend([&](cunp::device dev) {
+    // NumPy: np.searchsorted([3, 1, 2.], [2.5, 0], sorter=[1, 2, 0]) is [2, 0].
+    const auto small = cunp::asarray<double>({3, 1, 2}, dev);
+    const auto order3 = cunp::asarray<std::int32_t>({1, 2, 0}, dev);
+    require_values<std::int64_t>(
+        cunp::searchsorted(small, cunp::asarray<double>({2.5, 0}, dev), "left", order3), {2, 0},
+        {2});
+    const auto u = host.to(dev), v = vhost.to(dev);
+    const auto order = cunp::argsort(u);
+    for (const std::string side : {"left", "right"}) {
+      INFO("side " << side);
+      const auto want = cunp::searchsorted(cunp::sort(u), v, side);
+      require_same(cunp::searchsorted(u, v, side, order), want);
+      require_same(cunp::searchsorted(u, v, side, order + 0), want);  // sorter an expression
+      require_same(cunp::searchsorted(u * 1.0, v * 1.0, side, order), want);
+      REQUIRE(cunp::searchsorted(u, 0.5, side, order).item() ==
+              cunp::searchsorted(cunp::sort(u), 0.5, side).item());
+      const auto ur = cunp::view(u, slice(none, none, -2));  // a negative-stride a
+      require_same(cunp::searchsorted(ur, v, side, cunp::argsort(ur)),
+                   cunp::searchsorted(cunp::sort(ur), v, side));
+      const auto order_rev = cunp::view(cunp::zeros<std::int64_t>({u.size()}, dev),
+                                        slice(none, none, -1));  // a negative-stride sorter
+      cunp::copyto(order_rev, order);
+      require_same(cunp::searchsorted(u, v, side, order_rev), want);
+    }
+    REQUIRE(cunp::searchsorted(cunp::zeros<double>({0}, dev), v, "left",
+                               cunp::zeros<std::int64_t>({0}, dev))
+                .shape() == v.shape());
+
+    REQUIRE_THROWS_WITH(cunp::searchsorted(u, v, "left", order.astype<double>()),
+                        "sorter must only contain integers");
+    REQUIRE_THROWS_AS(cunp::searchsorted(u, v, "left", order.astype<bool>()), cunp::dtype_error);
+    REQUIRE_THROWS_WITH(cunp::searchsorted(u, v, "left", order.astype<std::uint64_t>()),
+                        "could not parse sorter argument");
+    REQUIRE_THROWS_WITH(cunp::searchsorted(u, v, "left", cunp::view(order, cunp::newaxis)),
+                        "could not parse sorter argument");
+    REQUIRE_THROWS_WITH(cunp::searchsorted(u, v, "left", cunp::view(order, slice(1, none))),
+                        "sorter.size must equal a.size");
+    REQUIRE_THROWS_WITH(cunp::searchsorted(u, v, "left", order + 1), "Sorter index out of range.");
+    REQUIRE_THROWS_WITH(cunp::searchsorted(u, v, "left", order - 1), "Sorter index out of range.");
+    REQUIRE_THROWS_AS(cunp::searchsorted(u, v, "left", order - 1), cunp::value_error);
+    REQUIRE_THROWS_WITH(cunp::searchsorted(u, v, "mid", order),
+                        "search side must be 'left' or 'right' (got 'mid')");
   });
 }
 #endif

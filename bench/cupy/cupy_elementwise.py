@@ -7,7 +7,8 @@ that bench/merge_results.py joins them with bench_elementwise's JSON by name.
 
 Each call materialises a fresh output (from CuPy's memory pool), as `ndarray<T> c = a + b;` does
 in cunp. bytes = the fewest bytes the op must move, the C++ suite's formula: each input element
-read once, each output element written once (outer_add: m + n/m + n elements; strided_add: 3n),
+read once, each output element written once (outer_add, add_outer: m + n/m + n elements;
+strided_add: 3n),
 set against the copy ceiling measured in this run. Each op's result is checked against NumPy at
 the smallest size before it is timed. add_host is the host time per call of a + b at n = 1000.
 
@@ -42,6 +43,8 @@ def expressions(xp):
         "where": lambda a, b: xp.where(a > 0, a, b),
         "outer_add": lambda a, b: a + b,  # a[:, None] + b[None, :], views made once
         "strided_add": lambda a, b: a + b,  # a[::2] + b, the view made once
+        "add_outer": lambda a, b: xp.add.outer(a, b),  # outer_add's shapes, 1-d operands
+        "logaddexp": lambda a, b: xp.logaddexp(a, b),
     }
 
 
@@ -92,6 +95,10 @@ def main(argv):
         m = outer_side(n)
         return [random(dt, m, 0)[:, None], random(dt, n // m, 1)[None, :]], f"{m}x{n // m}"
 
+    def outer_1d(dt, n):
+        m = outer_side(n)
+        return [random(dt, m, 0), random(dt, n // m, 1)], f"{m}x{n // m}"
+
     def strided(dt, n):  # a: every other element of a buffer of 2n
         return [random(dt, 2 * n, 2)[::2], random(dt, n, 1)], ""
 
@@ -106,6 +113,9 @@ def main(argv):
         ("outer_add", "cupy", outer, gpu["outer_add"],
          lambda n: outer_side(n) + n // outer_side(n) + n),
         ("strided_add", "cupy", strided, gpu["strided_add"], lambda n: 3 * n),
+        ("add_outer", "cupy", outer_1d, gpu["add_outer"],
+         lambda n: outer_side(n) + n // outer_side(n) + n),
+        ("logaddexp", "cupy", flat(2), gpu["logaddexp"], lambda n: 3 * n),
     ]
 
     def check(name, dt, call, arrays):

@@ -88,6 +88,32 @@ def main(argv):
     op(f"sum/cupy/{f64}", f64, (FLAT // 2,), [0], cp.sum, np.sum, FLAT // 2 + 1,
        atol=sum_atol(f64, FLAT // 2))
 
+    # where=: CuPy's sum and max take no where=, so its peers are the same reductions of
+    # where(m, a, identity), as written (where materialised) and under @cupy.fuse (one kernel).
+    # bytes as bench_reduce's: a (4 bytes), the mask (1 byte) and the result.
+    def op_masked(name, shape, slot, call, want_fn, nbytes, rtol, atol, label=""):
+        def make(_):
+            a, m = random(f32, shape, slot), random(f32, shape, 2) > 0
+            check(name, call, [a, m], want_fn, rtol, atol)
+            return (lambda: call(a, m)), label
+        bench.run(name, make, [int(np.prod(shape))], nbytes=lambda _: nbytes, ceiling="copy",
+                  hide_launch=True)
+
+    masked = {
+        "sum_where": (lambda xp: lambda a, m: xp.sum(xp.where(m, a, 0)), (FLAT,), 0,
+                      5 * FLAT + 4, 1e-5, sum_atol(f32, FLAT), ""),
+        "max_where": (lambda xp: lambda a, m: xp.max(xp.where(m, a, -2)), (FLAT,), 0,
+                      5 * FLAT + 4, 0, 0, ""),
+        "sum_axis1_where": (lambda xp: lambda a, m: xp.sum(xp.where(m, a, 0), axis=1),
+                            (SIDE, SIDE), 1, 5 * SIDE * SIDE + 4 * SIDE, 1e-5,
+                            sum_atol(f32, SIDE), square),
+    }
+    for name, (body, shape, slot, nbytes, rtol, atol, label) in masked.items():
+        want = body(np)
+        op_masked(f"{name}/cupy/{f32}", shape, slot, body(cp), want, nbytes, rtol, atol, label)
+        op_masked(f"{name}/cupy_fuse/{f32}", shape, slot,
+                  cp.fuse(kernel_name=name)(body(cp)), want, nbytes, rtol, atol, label)
+
     try:  # which reduction backend CuPy used: CUB, cuTENSOR or its own kernels (none)
         from cupy._core import _accelerator
         accel = ",".join(str(a) for a in _accelerator.get_reduction_accelerators()) or "none"

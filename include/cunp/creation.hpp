@@ -1,7 +1,9 @@
 // cunp/creation.hpp: numpy.empty/zeros/ones/full, the *_like family, arange, linspace, eye,
 // identity, asarray, array, diag, tri, tril, triu, meshgrid.
 #pragma once
+#include <algorithm>
 #include <cmath>
+#include <complex>
 #include <concepts>
 #include <initializer_list>
 #include <limits>
@@ -11,8 +13,10 @@
 #include <vector>
 
 #include "cunp/detail/cpu/creation/generate.hpp"
+#include "cunp/manipulation.hpp"
 #include "cunp/ndarray.hpp"
 #include "cunp/promotion.hpp"
+#include "cunp/ufunc.hpp"
 #include "cunp/view.hpp"
 
 namespace cunp {
@@ -22,11 +26,17 @@ template <element_type T>
 [[nodiscard]] ndarray<T> empty(const shape_t& shape, device dev = default_device()) {
   return ndarray<T>(shape, dev);
 }
-/// numpy.full.
-template <element_type T>
-[[nodiscard]] ndarray<T> full(const shape_t& shape, const T& value, device dev = default_device()) {
-  ndarray<T> a(shape, dev);
-  a.fill(value);
+/// numpy.full(shape, value, dtype=T): the value cast into T as NumPy casts a Python scalar
+/// (unsafe: full<int32_t>({3}, 2.7) is 2, a complex drops its imaginary part, as NumPy does with
+/// a warning), except that an integer out of an integer T's range throws value_error (NumPy 2:
+/// OverflowError "Python integer 300 out of bounds for uint8"). Without T, the value's type.
+template <class T = void, detail::assignable_scalar V,
+          class R = std::conditional_t<std::is_void_v<T>, V, T>>
+  requires element_type<R>
+[[nodiscard]] ndarray<R> full(const shape_t& shape, const V& value, device dev = default_device()) {
+  detail::check_weak_fits<R>(value);
+  ndarray<R> a(shape, dev);
+  a.fill(detail::convert<R>(value));
   return a;
 }
 /// numpy.zeros.
@@ -131,20 +141,41 @@ template <element_type T>
 
 namespace detail {
 template <class T> concept real_number = element_type<T> && !is_complex_v<T>;
+template <class T> concept complex_number = element_type<T> && is_complex_v<T>;
+/// A C++ integer bound of arange: the Python int it stands for (bool is none).
+template <class I> concept arange_integer = std::integral<I> && !std::is_same_v<I, bool>;
 // The arithmetic type NumPy's fill loops use for T: float for the 16-bit floats, T otherwise.
 template <class T> using fill_math_t =
     std::conditional_t<std::is_same_v<T, float16> || std::is_same_v<T, bfloat16>, float, T>;
 
-/// NumPy's arange fill: a0 = T(start), delta = T(start + step) - a0, x[i] = a0 + i * delta.
+/// NumPy's arange fill: x[0] = a0 = T(start), x[1] = a1 = T(start + step) as given, then
+/// x[i] = a0 + i * delta with delta = a1 - a0 in T's fill arithmetic (integers wrap, complex
+/// numbers part by part, as NumPy's fill functions).
 template <class T> struct arange_rule {
   fill_math_t<T> a0, delta;
+  T a1;
   CUNP_HD T operator()(std::int64_t i) const {
     using M = fill_math_t<T>;
-    if constexpr (std::is_same_v<T, bool>) return i == 0 ? a0 : static_cast<bool>(delta);
-    else if constexpr (std::is_integral_v<T>) return static_cast<T>(std::int64_t(a0) + i * std::int64_t(delta));
-    else return T(static_cast<M>(a0 + static_cast<M>(i) * delta));
+    if (i == 0) return T(a0);
+    if (i == 1) return a1;
+    if constexpr (std::is_integral_v<T>) {
+      return static_cast<T>(std::uint64_t(a0) + std::uint64_t(i) * std::uint64_t(delta));
+    } else if constexpr (is_complex_v<T>) {
+      using R = typename T::value_type;
+      return T(mul_add_unfused(static_cast<R>(i), static_cast<R>(delta.real()),
+                               static_cast<R>(a0.real())),
+               mul_add_unfused(static_cast<R>(i), static_cast<R>(delta.imag()),
+                               static_cast<R>(a0.imag())));
+    } else {
+      return T(mul_add_unfused(static_cast<M>(i), delta, a0));
+    }
   }
 };
+template <class T> arange_rule<T> make_arange_rule(const T& first, const T& second) {
+  using M = fill_math_t<T>;
+  const M a0 = static_cast<M>(first);
+  return {a0, static_cast<M>(static_cast<M>(second) - a0), second};
+}
 /// NumPy's linspace: x[i] = i * step + start in float64, the last one `stop` when endpoint,
 /// floored for integer types.
 template <class T> struct linspace_rule {
@@ -152,38 +183,116 @@ template <class T> struct linspace_rule {
   std::int64_t last;  // index set to stop, or -1
   bool step_zero;
   CUNP_HD T operator()(std::int64_t i) const {
-    double y = step_zero ? double(i) / div * delta + start : double(i) * step + start;
+    double y = step_zero ? mul_add_unfused(double(i) / div, delta, start)
+                         : mul_add_unfused(double(i), step, start);
     if (i == last) y = stop;
     if constexpr (std::is_integral_v<T>) y = std::floor(y);
     return convert<T>(y);
   }
 };
 
-inline index_t checked_length(double len, const char* what) {
-  if (!(len < 9.2e18)) throw value_error(std::string(what) + ": Maximum allowed size exceeded");
+/// NumPy's check of an arange length computed in float64: past int64 (or NaN) it is too long.
+inline index_t checked_length(double len) {
+  if (!(len < 9.2e18)) throw value_error("Maximum allowed size exceeded");
   return len > 0 ? static_cast<index_t>(len) : 0;
+}
+inline void check_arange_length(index_t n, bool is_bool) {
+  if (is_bool && n > 2)
+    throw dtype_error("arange() is only supported for booleans when the result has at most "
+                      "length 2.");
+}
+template <class T, class Backend> ndarray<T> arange_fill(index_t n, T first, T second, device dev) {
+  ndarray<T> a({n}, dev);
+  const arange_rule<T> rule = make_arange_rule(first, second);
+  dispatch<Backend>(dev, [&](auto be) { generate(be, a, rule); });
+  return a;
+}
+
+/// A Python int (here an __int128 that holds every sum of two C++ integers) cast into T as
+/// NumPy casts one: out of an integer dtype's range is NumPy's OverflowError.
+template <class T> T python_int_as(__int128 v) {
+  if (v < 0) {
+    const auto x = static_cast<std::int64_t>(v);
+    check_weak_fits<T>(x);
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(x);
+    else return convert<T>(static_cast<double>(x));  // Python: int -> float64 -> T
+  } else {
+    const auto x = static_cast<std::uint64_t>(v);
+    check_weak_fits<T>(x);
+    if constexpr (std::is_integral_v<T>) return static_cast<T>(x);
+    else return convert<T>(static_cast<double>(x));
+  }
+}
+
+/// Python's complex division (CPython's _Py_c_quot), which NumPy's arange divides with.
+inline std::complex<double> python_complex_quot(std::complex<double> a, std::complex<double> b) {
+  const double br = b.real(), bi = b.imag();
+  if (std::abs(br) >= std::abs(bi)) {
+    if (br == 0) throw value_error("complex division by zero");  // NumPy: ZeroDivisionError
+    const double ratio = bi / br, denom = br + bi * ratio;
+    return {(a.real() + a.imag() * ratio) / denom, (a.imag() - a.real() * ratio) / denom};
+  }
+  if (std::abs(bi) >= std::abs(br)) {
+    const double ratio = br / bi, denom = br * ratio + bi;
+    return {(a.real() * ratio + a.imag()) / denom, (a.imag() * ratio - a.real()) / denom};
+  }
+  return {NAN, NAN};  // b has a NaN part
 }
 }  // namespace detail
 
-/// numpy.arange(start, stop, step, dtype=T): ceil((stop - start) / step) values.
-template <detail::real_number T, class Backend = detail::compiled_backend>
+/// numpy.arange(start, stop, step, dtype=T): ceil((stop - start) / step) values. A complex T
+/// takes real bounds as Python floats (the length from their quotient).
+template <element_type T, class Backend = detail::compiled_backend>
 [[nodiscard]] ndarray<T> arange(double start, double stop, double step = 1,
                                 device dev = default_device()) {
   if (step == 0) throw value_error("arange: step must not be zero (numpy: division by zero)");
   if (!std::isfinite(start) || !std::isfinite(stop) || !std::isfinite(step))
     throw value_error("arange: arange requires finite start, stop and step");
-  const index_t n = detail::checked_length(std::ceil((stop - start) / step), "arange");
-  ndarray<T> a({n}, dev);
-  using M = detail::fill_math_t<T>;
-  const M a0 = static_cast<M>(T(start)), a1 = static_cast<M>(T(start + step));
-  const detail::arange_rule<T> rule{a0, static_cast<M>(a1 - a0)};
-  detail::dispatch<Backend>(dev, [&](auto be) { generate(be, a, rule); });
-  return a;
+  const index_t n = detail::checked_length(std::ceil((stop - start) / step));
+  detail::check_arange_length(n, std::is_same_v<T, bool>);
+  return detail::arange_fill<T, Backend>(n, T(start), T(start + step), dev);
 }
 /// numpy.arange(stop, dtype=T).
-template <detail::real_number T, class Backend = detail::compiled_backend>
+template <element_type T, class Backend = detail::compiled_backend>
 [[nodiscard]] ndarray<T> arange(double stop, device dev = default_device()) {
   return arange<T, Backend>(0.0, stop, 1.0, dev);
+}
+/// numpy.arange with integer bounds (C++ integers, as Python ints): the length and the first two
+/// values are computed in integers, so int64 and uint64 bounds past 2^53 are exact
+/// (np.arange(2**62, 2**62 + 10, 3)); a bound that T cannot hold throws value_error, as NumPy's
+/// OverflowError ("Python integer 300 out of bounds for uint8").
+template <element_type T, class Backend = detail::compiled_backend, detail::arange_integer A,
+          detail::arange_integer B, detail::arange_integer C = int>
+[[nodiscard]] ndarray<T> arange(A start, B stop, C step = 1, device dev = default_device()) {
+  using wide = __int128;  // every sum and difference of two 64-bit integers
+  if (step == 0) throw value_error("arange: step must not be zero (numpy: division by zero)");
+  const wide span = wide(stop) - wide(start), st = wide(step);
+  wide n = span / st;  // ceil(span / step), as Python's true division then ceil for any length
+  if (n * st != span && (span < 0) == (st < 0)) ++n;  // that an array can have
+  if (n > std::numeric_limits<index_t>::max()) throw value_error("Maximum allowed size exceeded");
+  const index_t len = n > 0 ? static_cast<index_t>(n) : 0;
+  detail::check_arange_length(len, std::is_same_v<T, bool>);
+  // NumPy casts only the values it sets: start, and start + step when there are two.
+  const T first = len > 0 ? detail::python_int_as<T>(wide(start)) : T{};
+  const T second = len > 1 ? detail::python_int_as<T>(wide(start) + st) : first;
+  return detail::arange_fill<T, Backend>(len, first, second, dev);
+}
+/// numpy.arange(stop, dtype=T) with an integer stop.
+template <element_type T, class Backend = detail::compiled_backend, detail::arange_integer I>
+[[nodiscard]] ndarray<T> arange(I stop, device dev = default_device()) {
+  return arange<T, Backend>(I(0), stop, 1, dev);
+}
+/// numpy.arange with complex bounds (a complex T only): start + i * (T(start + step) - start)
+/// for min(ceil(re), ceil(im)) values, re and im the parts of (stop - start) / step (NumPy's
+/// length rule: np.arange(0, 5 + 0j) is empty, np.arange(0, 5 + 10j) has 5 values).
+template <detail::complex_number T, class Backend = detail::compiled_backend>
+[[nodiscard]] ndarray<T> arange(std::complex<double> start, std::complex<double> stop,
+                                std::complex<double> step = 1, device dev = default_device()) {
+  const std::complex<double> q = detail::python_complex_quot(stop - start, step);
+  const index_t n = std::min(detail::checked_length(std::ceil(q.real())),
+                             detail::checked_length(std::ceil(q.imag())));
+  return detail::arange_fill<T, Backend>(n, detail::convert<T>(start),
+                                         detail::convert<T>(start + step), dev);
 }
 
 /// numpy.linspace(start, stop, num, endpoint, dtype=T).
@@ -201,6 +310,150 @@ template <detail::real_number T, class Backend = detail::compiled_backend>
   ndarray<T> a({num}, dev);
   detail::dispatch<Backend>(dev, [&](auto be) { generate(be, a, rule); });
   return a;
+}
+
+/// numpy.linspace(..., retstep=True)'s result: the samples and the spacing between them (NaN
+/// when num < 2 with endpoint, or num == 0: NumPy's undefined step).
+template <element_type T, class S>
+struct linspace_result {
+  ndarray<T> samples;
+  S step;
+};
+
+/// numpy.linspace(start, stop, num, endpoint, retstep=True, dtype=T).
+template <detail::real_number T, class Backend = detail::compiled_backend>
+[[nodiscard]] linspace_result<T, double> linspace_step(double start, double stop,
+                                                       index_t num = 50, bool endpoint = true,
+                                                       device dev = default_device()) {
+  const double div = endpoint ? double(num - 1) : double(num);
+  return {linspace<T, Backend>(start, stop, num, endpoint, dev),
+          div > 0 ? (stop - start) / div : NAN};
+}
+
+namespace detail {
+template <class A> using operand_value_t =
+    typename operand_traits<std::remove_cvref_t<A>>::value_type;
+
+/// linspace's computation dtype: NumPy's result_type of start and stop, made inexact.
+template <class S, class E>
+using linspace_dtype_t = std::conditional_t<
+    is_floating_v<result_type_t<S, E>> || is_complex_v<result_type_t<S, E>>,
+    result_type_t<S, E>, double>;
+
+/// NumPy's linspace, step by step (function_base.py) in its computation dtype D, each step one
+/// cunp ufunc with NumPy's rounding: samples of shape (num, *broadcast(start, stop).shape), and
+/// the step (delta / div, NaN when div <= 0). Waits for the device (NumPy's any(step == 0)).
+template <class D, class Backend, class S, class E>
+std::pair<ndarray<D>, ndarray<D>> linspace_in(const S& start, const E& stop, index_t num,
+                                              bool endpoint) {
+  if (num < 0)
+    throw value_error("Number of samples, " + std::to_string(num) + ", must be non-negative.");
+  const index_t div = endpoint ? num - 1 : num;
+  const ndarray<D> delta = astype<D>(stop) - astype<D>(start);  // np.subtract(..., dtype=D)
+  shape_t column{num};
+  column.insert(column.end(), delta.shape().size(), 1);
+  const ndarray<D> i = arange<D, Backend>(index_t(0), num, 1, delta.device()).reshape(column);
+  ndarray<D> y, step;
+  if (div > 0) {
+    step = delta / div;
+    const auto zero = ndarray<bool>(step == 0).to_vector();
+    if (std::find(zero.begin(), zero.end(), true) != zero.end())
+      y = i / div * delta;  // denormal steps (NumPy's gh-5437)
+    else
+      y = i * step;
+  } else {
+    step = full<D>(delta.shape(), convert<D>(NAN), delta.device());
+    y = i * delta;
+  }
+  y = y + start;
+  if (endpoint && num > 1) copyto(view(y, -1), astype<D>(stop));
+  return {y, step};
+}
+
+/// The samples of linspace_in with the new axis moved to `axis`, floored for an integer T, as T.
+template <class T, class D>
+ndarray<T> linspace_finish(const ndarray<D>& y, index_t axis) {
+  const ndarray<D> moved = axis == 0 ? y : moveaxis(y, {0}, {axis});
+  if constexpr (is_integer_v<T> && !is_complex_v<D>)
+    return ndarray<T>(astype<T>(floor(moved)));
+  else
+    return ndarray<T>(astype<T>(moved));
+}
+
+template <class T>
+using linspace_bound_t = std::conditional_t<is_complex_v<T>, std::complex<double>, double>;
+}  // namespace detail
+
+/// numpy.linspace(start, stop, num, endpoint, dtype=T, axis) with array (or expression) bounds:
+/// they broadcast; the samples run along the new axis `axis` of the result. Computed in NumPy's
+/// dtype of start and stop (float64 for integers), then cast to T (floored for integers).
+template <element_type T, class Backend = detail::compiled_backend, array_like S, array_like E>
+[[nodiscard]] ndarray<T> linspace(const S& start, const E& stop, index_t num = 50,
+                                  bool endpoint = true, index_t axis = 0) {
+  using D = detail::linspace_dtype_t<detail::operand_value_t<S>, detail::operand_value_t<E>>;
+  return detail::linspace_finish<T>(
+      detail::linspace_in<D, Backend>(start, stop, num, endpoint).first, axis);
+}
+/// numpy.linspace(start, stop, ..., retstep=True) with array bounds: the step is an array of the
+/// broadcast shape (NaN-filled where NumPy returns the float nan).
+template <element_type T, class Backend = detail::compiled_backend, array_like S, array_like E>
+[[nodiscard]] auto linspace_step(const S& start, const E& stop, index_t num = 50,
+                                 bool endpoint = true, index_t axis = 0) {
+  using D = detail::linspace_dtype_t<detail::operand_value_t<S>, detail::operand_value_t<E>>;
+  auto [y, step] = detail::linspace_in<D, Backend>(start, stop, num, endpoint);
+  return linspace_result<T, ndarray<D>>{detail::linspace_finish<T>(y, axis), step};
+}
+/// numpy.linspace with complex bounds (a complex T): computed in complex128, as NumPy.
+template <detail::complex_number T, class Backend = detail::compiled_backend>
+[[nodiscard]] ndarray<T> linspace(std::complex<double> start, std::complex<double> stop,
+                                  index_t num = 50, bool endpoint = true,
+                                  device dev = default_device()) {
+  return linspace<T, Backend>(full<complex128>({}, start, dev), full<complex128>({}, stop, dev),
+                              num, endpoint);
+}
+/// numpy.linspace(..., retstep=True) with complex bounds.
+template <detail::complex_number T, class Backend = detail::compiled_backend>
+[[nodiscard]] linspace_result<T, complex128> linspace_step(std::complex<double> start,
+                                                           std::complex<double> stop,
+                                                           index_t num = 50, bool endpoint = true,
+                                                           device dev = default_device()) {
+  auto r = linspace_step<T, Backend>(full<complex128>({}, start, dev),
+                                     full<complex128>({}, stop, dev), num, endpoint);
+  return {r.samples, r.step.item()};
+}
+
+/// numpy.logspace(start, stop, num, endpoint, base, dtype=T): base ** linspace(start, stop) in
+/// float64 (complex128 for a complex T), then cast to T.
+template <element_type T, class Backend = detail::compiled_backend>
+[[nodiscard]] ndarray<T> logspace(detail::linspace_bound_t<T> start,
+                                  detail::linspace_bound_t<T> stop, index_t num = 50,
+                                  bool endpoint = true, double base = 10.0,
+                                  device dev = default_device()) {
+  using D = detail::linspace_bound_t<T>;
+  const ndarray<D> y = detail::linspace_in<D, Backend>(full<D>({}, start, dev),
+                                                       full<D>({}, stop, dev), num, endpoint)
+                           .first;
+  return ndarray<T>(astype<T>(power(base, y)));
+}
+
+/// numpy.geomspace(start, stop, num, endpoint, dtype=T): NumPy's algorithm, in float64
+/// (complex128 for a complex T): start rotated onto the positive reals by its sign (negative and
+/// complex endpoints), logspace between the log10s, the endpoints set exactly, rotated back.
+template <element_type T, class Backend = detail::compiled_backend>
+[[nodiscard]] ndarray<T> geomspace(detail::linspace_bound_t<T> start,
+                                   detail::linspace_bound_t<T> stop, index_t num = 50,
+                                   bool endpoint = true, device dev = default_device()) {
+  using D = detail::linspace_bound_t<T>;
+  if (start == D(0) || stop == D(0))
+    throw value_error("Geometric sequence cannot include zero");
+  const ndarray<D> sign_of_start = sign(full<D>({}, start, dev));
+  const ndarray<D> first = full<D>({}, start, dev) / sign_of_start;
+  const ndarray<D> last = full<D>({}, stop, dev) / sign_of_start;
+  const ndarray<D> y = power(10.0, detail::linspace_in<D, Backend>(log10(first), log10(last),
+                                                                   num, endpoint).first);
+  if (num > 0) copyto(view(y, 0), first);
+  if (num > 1 && endpoint) copyto(view(y, -1), last);
+  return ndarray<T>(astype<T>(y * sign_of_start));
 }
 
 namespace detail {

@@ -24,6 +24,7 @@
 #include "cunp/stream.hpp"
 #include "cunp/testing.hpp"
 #include "cunp/ufunc.hpp"
+#include "cunp/ufunc_methods.hpp"
 #include "cunp/view.hpp"
 
 #if CUNP_HAS_CUDA

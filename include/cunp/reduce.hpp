@@ -10,6 +10,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "cunp/detail/reduce/reduce_keywords.hpp"
 #include "cunp/detail/reduce/reduction.hpp"
 #include "cunp/manipulation.hpp"
 #include "cunp/ufunc.hpp"
@@ -26,42 +27,97 @@ inline void check_all_nan(const ndarray<std::int64_t>& idx) {
 }
 }  // namespace detail
 
-// One line per reduction: name, reducer. Each takes (x, axis = all, keepdims = false).
-#define CUNP_REDUCTION(NAME, ...)                                                                \
-  template <class Backend = detail::compiled_backend, array_like X>                               \
-  [[nodiscard]] auto NAME(const X& x, const axis_arg& axis = {}, bool keepdims = false) {         \
-    return detail::reduce<Backend>(x, axis, keepdims, detail::__VA_ARGS__{});                     \
+// One line per reduction: its name, the options struct of its keywords, whether it takes
+// initial=, and its reducer (`V`: the input's dtype; `D`: the result dtype). Each takes
+//   (x, axis = all, keepdims = false),
+//   (x, axis, options) with the keywords: `cunp::sum(a, 1, {.initial = 1, .where = m})`,
+//   (x, axis, options, out) writing into out (NumPy's out=; `{}` for no other keyword).
+// CUNP_REDUCTION_DTYPE's also take NumPy's dtype= as their first template argument
+// (`cunp::sum<double>(a)`), checked by CHECK; DEFAULT is the result dtype without it, or with
+// out= the out's dtype where the input casts to it safely (NumPy's loop then is the out's).
+// (HEAD, HEAD_OUT and TYPES come in parentheses: they hold commas.)
+#define CUNP_UNPAREN(...) __VA_ARGS__
+#define CUNP_REDUCTION_OVERLOADS(NAME, OPTIONS, INITIAL, HEAD, HEAD_OUT, TYPES, TYPES_OUT, ...) \
+  CUNP_UNPAREN HEAD [[nodiscard]] auto NAME(const X& x, const axis_arg& axis = {}, bool keepdims = false) { \
+    CUNP_UNPAREN TYPES                                                                         \
+    return detail::reduce<Backend>(x, axis, keepdims, detail::__VA_ARGS__{});                  \
+  }                                                                                            \
+  CUNP_UNPAREN HEAD [[nodiscard]] auto NAME(const X& x, const axis_arg& axis, const OPTIONS& o) {          \
+    CUNP_UNPAREN TYPES                                                                         \
+    return detail::reduce_kw<Backend, V>(x, axis, o.keepdims, o.where, INITIAL,                \
+                                         detail::__VA_ARGS__{});                               \
+  }                                                                                            \
+  CUNP_UNPAREN HEAD_OUT ndarray<T> NAME(const X& x, const axis_arg& axis, const OPTIONS& o,                 \
+                           const ndarray<T>& out) {                                            \
+    CUNP_UNPAREN TYPES_OUT                                                                     \
+    detail::reduce_kw_out<Backend, V>(out, x, axis, o.keepdims, o.where, INITIAL,              \
+                                      detail::__VA_ARGS__{});                                  \
+    return out;                                                                                \
   }
+#define CUNP_REDUCTION(NAME, OPTIONS, INITIAL, ...)                                             \
+  CUNP_REDUCTION_OVERLOADS(                                                                    \
+      NAME, OPTIONS, INITIAL,                                                                  \
+      (template <class Backend = detail::compiled_backend, array_like X>),                     \
+      (template <class Backend = detail::compiled_backend, array_like X, element_type T>),     \
+      (using V = detail::input_t<X>;), (using V = detail::input_t<X>;), __VA_ARGS__)
+#define CUNP_REDUCTION_DTYPE(NAME, OPTIONS, INITIAL, CHECK, DEFAULT, ...)                       \
+  CUNP_REDUCTION_OVERLOADS(                                                                    \
+      NAME, OPTIONS, INITIAL,                                                                  \
+      (template <class Dtype = void, class Backend = detail::compiled_backend, array_like X>   \
+         requires detail::CHECK<Dtype>),                                                       \
+      (template <class Dtype = void, class Backend = detail::compiled_backend, array_like X,    \
+                 element_type T>                                                               \
+         requires detail::CHECK<Dtype>),                                                       \
+      (using V = detail::input_t<X>; using D = detail::dtype_or_t<Dtype, detail::DEFAULT<V>>;), \
+      (using V = detail::input_t<X>;                                                           \
+       using D = detail::out_loop_t<Dtype, detail::DEFAULT<V>, V, T, detail::CHECK<T>>;),      \
+      __VA_ARGS__)
 
 /// numpy.sum: bool and signed integers sum in int64, unsigned in uint64, float16 in float32.
-CUNP_REDUCTION(sum, sum_reducer<detail::input_t<X>, false, false>)
+CUNP_REDUCTION_DTYPE(sum, reduce_options, o.initial, valid_dtype_arg_v, sum_result_t,
+                     sum_reducer<V, false, false, D>)
 /// numpy.prod
-CUNP_REDUCTION(prod, prod_reducer<detail::input_t<X>, false>)
+CUNP_REDUCTION_DTYPE(prod, reduce_options, o.initial, valid_dtype_arg_v, sum_result_t,
+                     prod_reducer<V, false, D>)
 /// numpy.nansum: NaNs count as zero.
-CUNP_REDUCTION(nansum, sum_reducer<detail::input_t<X>, false, true>)
+CUNP_REDUCTION_DTYPE(nansum, reduce_options, o.initial, valid_dtype_arg_v, sum_result_t,
+                     sum_reducer<V, false, true, D>)
 /// numpy.nanprod: NaNs count as one.
-CUNP_REDUCTION(nanprod, prod_reducer<detail::input_t<X>, true>)
-/// numpy.mean: integers give float64; float16 sums in float32. Empty: NaN.
-CUNP_REDUCTION(mean, mean_reducer<detail::input_t<X>, false>)
+CUNP_REDUCTION_DTYPE(nanprod, reduce_options, o.initial, valid_dtype_arg_v, sum_result_t,
+                     prod_reducer<V, true, D>)
+/// numpy.mean: integers give float64; float16 sums in float32. Empty: NaN. dtype=: an inexact
+/// dtype (NumPy's integer dtype= truncates the mean; cunp refuses it).
+CUNP_REDUCTION_DTYPE(mean, mean_options, std::nullopt, inexact_dtype_arg_v, mean_result_t,
+                     mean_reducer<V, false, D>)
 /// numpy.nanmean: the mean of the non-NaN elements (all NaN: NaN).
-CUNP_REDUCTION(nanmean, mean_reducer<detail::input_t<X>, true>)
-/// numpy.max (NaN propagates; empty: value_error).
-CUNP_REDUCTION(max, extreme_reducer<detail::input_t<X>, true, false>)
+CUNP_REDUCTION_DTYPE(nanmean, mean_options, std::nullopt, inexact_dtype_arg_v, mean_result_t,
+                     mean_reducer<V, true, D>)
+/// numpy.max (NaN propagates; empty without initial=: value_error).
+CUNP_REDUCTION(max, reduce_options, o.initial, extreme_reducer<V, true, false>)
 /// numpy.min
-CUNP_REDUCTION(min, extreme_reducer<detail::input_t<X>, false, false>)
+CUNP_REDUCTION(min, reduce_options, o.initial, extreme_reducer<V, false, false>)
 /// numpy.amax
-CUNP_REDUCTION(amax, extreme_reducer<detail::input_t<X>, true, false>)
+CUNP_REDUCTION(amax, reduce_options, o.initial, extreme_reducer<V, true, false>)
 /// numpy.amin
-CUNP_REDUCTION(amin, extreme_reducer<detail::input_t<X>, false, false>)
+CUNP_REDUCTION(amin, reduce_options, o.initial, extreme_reducer<V, false, false>)
 /// numpy.nanmax: NaNs ignored; an all-NaN slice gives NaN.
-CUNP_REDUCTION(nanmax, extreme_reducer<detail::input_t<X>, true, true>)
+CUNP_REDUCTION(nanmax, reduce_options, o.initial, extreme_reducer<V, true, true>)
 /// numpy.nanmin
-CUNP_REDUCTION(nanmin, extreme_reducer<detail::input_t<X>, false, true>)
+CUNP_REDUCTION(nanmin, reduce_options, o.initial, extreme_reducer<V, false, true>)
 /// numpy.any
-CUNP_REDUCTION(any, logical_reducer<detail::input_t<X>, false>)
-/// numpy.count_nonzero: int64 counts.
-CUNP_REDUCTION(count_nonzero, count_nonzero_reducer<detail::input_t<X>>)
+CUNP_REDUCTION(any, mean_options, std::nullopt, logical_reducer<V, false>)
+/// numpy.all (also reachable as cunp::all(x, axis, ...)).
+CUNP_REDUCTION(all_of, mean_options, std::nullopt, logical_reducer<V, true>)
+#undef CUNP_REDUCTION_DTYPE
 #undef CUNP_REDUCTION
+#undef CUNP_REDUCTION_OVERLOADS
+#undef CUNP_UNPAREN
+
+/// numpy.count_nonzero: int64 counts.
+template <class Backend = detail::compiled_backend, array_like X>
+[[nodiscard]] auto count_nonzero(const X& x, const axis_arg& axis = {}, bool keepdims = false) {
+  return detail::reduce<Backend>(x, axis, keepdims, detail::count_nonzero_reducer<detail::input_t<X>>{});
+}
 
 /// numpy.ptp: max - min, computed in the input's dtype (integers wrap as NumPy's).
 template <class Backend = detail::compiled_backend, array_like X>
@@ -71,12 +127,7 @@ template <class Backend = detail::compiled_backend, array_like X>
   return detail::reduce<Backend>(x, axis, keepdims, detail::ptp_reducer<detail::input_t<X>>{});
 }
 
-/// numpy.all (also reachable as cunp::all(x, axis, keepdims)).
-template <class Backend = detail::compiled_backend, array_like X>
-[[nodiscard]] auto all_of(const X& x, const axis_arg& axis = {}, bool keepdims = false) {
-  return detail::reduce<Backend>(x, axis, keepdims, detail::logical_reducer<detail::input_t<X>, true>{});
-}
-/// cunp::all(x, axis, keepdims): cunp::all names both the whole-axis index and numpy.all.
+/// cunp::all(x, ...): cunp::all names both the whole-axis index and numpy.all.
 template <class Backend, class X>
 auto all_t::operator()(const X& x, const axis_arg& axis, bool keepdims) const {
   return all_of<Backend>(x, axis, keepdims);
@@ -84,6 +135,15 @@ auto all_t::operator()(const X& x, const axis_arg& axis, bool keepdims) const {
 template <class Backend, class X>
 auto all_t::operator()(const X& x) const {
   return all_of<Backend>(x);
+}
+template <class Backend, class X>
+auto all_t::operator()(const X& x, const axis_arg& axis, const mean_options& o) const {
+  return all_of<Backend>(x, axis, o);
+}
+template <class Backend, class X, class T>
+auto all_t::operator()(const X& x, const axis_arg& axis, const mean_options& o,
+                       const ndarray<T>& out) const {
+  return all_of<Backend>(x, axis, o, out);
 }
 
 namespace detail {
@@ -100,12 +160,20 @@ auto arg_extreme(const X& x, std::optional<index_t> axis, bool keepdims) {
   return idx;
 }
 
-template <class Backend, bool Sqrt, bool SkipNaN, class X>
-auto variance(const X& x, const axis_arg& axis, double ddof, bool keepdims) {
-  if (ddof < 0) throw value_error("ddof must be non-negative, got " + std::to_string(ddof));
-  var_reducer<input_t<X>, Sqrt, SkipNaN> r;
-  r.ddof = ddof;
-  return reduce<Backend>(x, axis, keepdims, r);
+template <class Backend, class R, class X>
+auto variance(const X& x, const axis_arg& axis, const var_options& o, const R& base) {
+  if (o.ddof < 0) throw value_error("ddof must be non-negative, got " + std::to_string(o.ddof));
+  R r = base;
+  r.ddof = o.ddof;
+  return reduce_kw<Backend, input_t<X>>(x, axis, o.keepdims, o.where, std::nullopt, r);
+}
+template <class Backend, class T, class R, class X>
+void variance_out(const ndarray<T>& out, const X& x, const axis_arg& axis, const var_options& o,
+                  const R& base) {
+  if (o.ddof < 0) throw value_error("ddof must be non-negative, got " + std::to_string(o.ddof));
+  R r = base;
+  r.ddof = o.ddof;
+  reduce_kw_out<Backend, input_t<X>>(out, x, axis, o.keepdims, o.where, std::nullopt, r);
 }
 }  // namespace detail
 
@@ -135,34 +203,47 @@ template <class Backend = detail::compiled_backend, array_like X>
   return detail::arg_extreme<Backend, false, true>(x, axis, keepdims);
 }
 
+// var, std, nanvar, nanstd: (x, axis, ddof, keepdims), (x, axis, options), (x, axis, options,
+// out); dtype= (an inexact dtype, the mean's) as the first template argument.
+#define CUNP_VARIANCE(NAME, SQRT, SKIPNAN)                                                      \
+  template <class Dtype = void, class Backend = detail::compiled_backend, array_like X>       \
+    requires detail::inexact_dtype_arg_v<Dtype>                                                \
+  [[nodiscard]] auto NAME(const X& x, const axis_arg& axis = {}, double ddof = 0,             \
+                          bool keepdims = false) {                                             \
+    return NAME<Dtype, Backend>(x, axis, var_options{.ddof = ddof, .keepdims = keepdims});    \
+  }                                                                                            \
+  template <class Dtype = void, class Backend = detail::compiled_backend, array_like X>       \
+    requires detail::inexact_dtype_arg_v<Dtype>                                                \
+  [[nodiscard]] auto NAME(const X& x, const axis_arg& axis, const var_options& o) {           \
+    using V = detail::input_t<X>;                                                              \
+    using D = detail::dtype_or_t<Dtype, detail::mean_result_t<V>>;                             \
+    return detail::variance<Backend>(x, axis, o, detail::var_reducer<V, SQRT, SKIPNAN, D>{});  \
+  }                                                                                            \
+  template <class Dtype = void, class Backend = detail::compiled_backend, array_like X,        \
+            element_type T>                                                                    \
+    requires detail::inexact_dtype_arg_v<Dtype>                                                \
+  ndarray<T> NAME(const X& x, const axis_arg& axis, const var_options& o,                      \
+                  const ndarray<T>& out) {                                                     \
+    using V = detail::input_t<X>;                                                              \
+    using D = detail::dtype_or_t<Dtype, detail::mean_result_t<V>>;                             \
+    detail::variance_out<Backend>(out, x, axis, o, detail::var_reducer<V, SQRT, SKIPNAN, D>{}); \
+    return out;                                                                                \
+  }
 /// numpy.var(a, axis, ddof, keepdims): complex input gives its real dtype, integers float64.
 /// ddof >= the count gives inf or NaN as NumPy; a negative ddof is a value_error.
-template <class Backend = detail::compiled_backend, array_like X>
-[[nodiscard]] auto var(const X& x, const axis_arg& axis = {}, double ddof = 0, bool keepdims = false) {
-  return detail::variance<Backend, false, false>(x, axis, ddof, keepdims);
-}
+CUNP_VARIANCE(var, false, false)
 /// numpy.std
-template <class Backend = detail::compiled_backend, array_like X>
-[[nodiscard]] auto std(const X& x, const axis_arg& axis = {}, double ddof = 0, bool keepdims = false) {
-  return detail::variance<Backend, true, false>(x, axis, ddof, keepdims);
-}
+CUNP_VARIANCE(std, true, false)
 /// numpy.nanvar
-template <class Backend = detail::compiled_backend, array_like X>
-[[nodiscard]] auto nanvar(const X& x, const axis_arg& axis = {}, double ddof = 0,
-                          bool keepdims = false) {
-  return detail::variance<Backend, false, true>(x, axis, ddof, keepdims);
-}
+CUNP_VARIANCE(nanvar, false, true)
 /// numpy.nanstd
-template <class Backend = detail::compiled_backend, array_like X>
-[[nodiscard]] auto nanstd(const X& x, const axis_arg& axis = {}, double ddof = 0,
-                          bool keepdims = false) {
-  return detail::variance<Backend, true, true>(x, axis, ddof, keepdims);
-}
+CUNP_VARIANCE(nanstd, true, true)
+#undef CUNP_VARIANCE
 
 /// numpy.average without weights: the mean.
 template <class Backend = detail::compiled_backend, array_like X>
 [[nodiscard]] auto average(const X& x, const axis_arg& axis = {}, bool keepdims = false) {
-  return mean<Backend>(x, axis, keepdims);
+  return mean<void, Backend>(x, axis, keepdims);
 }
 /// numpy.average(a, axis, weights): sum(a * w) / sum(w), in a * w's dtype (integers: float64).
 /// weights of a's shape, or of the shape of a's axes `axis` (in that order), as NumPy 2.
@@ -196,8 +277,8 @@ template <class Backend = detail::compiled_backend, array_like X, array_like W>
     }
     wv = ndarray<Q>(wv.storage(), wv.offset(), bs, st);
   }
-  const auto num = sum<Backend>(astype<Q>(x) * wv, axis, keepdims);
-  const auto den = sum<Backend>(broadcast_to(wv, xs), axis, keepdims);
+  const auto num = sum<void, Backend>(astype<Q>(x) * wv, axis, keepdims);
+  const auto den = sum<void, Backend>(broadcast_to(wv, xs), axis, keepdims);
   if (any<Backend>(den == 0).item())
     throw value_error("Weights sum to zero, can't be normalized");
   return ndarray<Q>(num / den);

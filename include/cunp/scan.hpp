@@ -32,7 +32,7 @@ template <class Backend, class A> auto as_array(const A& a) {
 
 /// cumsum/cumprod/nancumsum/nancumprod into a new C-ordered array of dtype R; axis: normalised
 /// against a 0-d input as if it were 1-d (NumPy's rule), or none to scan the flattened array.
-template <class R, bool Prod, bool Nan, class Backend, class A>
+template <class R, class Fn, bool Nan, class Backend, class A>
 ndarray<R> scan(const A& a, std::optional<index_t> axis) {
   using X = std::remove_cvref_t<A>;
   using T = typename operand_traits<X>::value_type;
@@ -40,11 +40,11 @@ ndarray<R> scan(const A& a, std::optional<index_t> axis) {
     if (!axis) {  // a GPU scan can read a contiguous expression as it goes (no temporary)
       ndarray<R> out({a.size()}, a.device());
       if (out.size() == 0 || dispatch<Backend>(out.device(), [&](auto be) {
-            return scan_expression(be, out, a, scan_kind<Prod, Nan>{});
+            return scan_expression(be, out, a, scan_kind<Fn, Nan>{});
           }))
         return out;
     }
-    return scan<R, Prod, Nan, Backend>(as_array<Backend>(a), axis);
+    return scan<R, Fn, Nan, Backend>(as_array<Backend>(a), axis);
   } else {
     const ndarray<T> x = a.ndim() == 0 ? ndarray<T>(a.storage(), a.offset(), {1}, {1}) : a;
     std::optional<int> ax;
@@ -52,7 +52,7 @@ ndarray<R> scan(const A& a, std::optional<index_t> axis) {
     ndarray<R> out(axis ? x.shape() : shape_t{x.size()}, x.device());
     if (out.size() > 0)
       dispatch<Backend>(out.device(),
-                        [&](auto be) { scan_into(be, out, x, ax, scan_kind<Prod, Nan>{}); });
+                        [&](auto be) { scan_into(be, out, x, ax, scan_kind<Fn, Nan>{}); });
     return out;
   }
 }
@@ -74,52 +74,52 @@ inline constexpr bool valid_scan_dtype_v = std::is_void_v<Dtype> || is_dtype_v<D
 template <class Dtype = void, class Backend = detail::compiled_backend, array_like A>
   requires detail::valid_scan_dtype_v<Dtype>
 [[nodiscard]] auto cumsum(const A& a, index_t axis) {
-  return detail::scan<detail::scan_result_t<Dtype, A>, false, false, Backend>(a, axis);
+  return detail::scan<detail::scan_result_t<Dtype, A>, detail::add_op, false, Backend>(a, axis);
 }
 /// numpy.cumsum(a) (axis=None): running sums of the flattened array, in C order.
 template <class Dtype = void, class Backend = detail::compiled_backend, array_like A>
   requires detail::valid_scan_dtype_v<Dtype>
 [[nodiscard]] auto cumsum(const A& a) {
-  return detail::scan<detail::scan_result_t<Dtype, A>, false, false, Backend>(a, std::nullopt);
+  return detail::scan<detail::scan_result_t<Dtype, A>, detail::add_op, false, Backend>(a, std::nullopt);
 }
 
 /// numpy.cumprod(a, axis): running products along `axis`; dtypes as cumsum.
 template <class Dtype = void, class Backend = detail::compiled_backend, array_like A>
   requires detail::valid_scan_dtype_v<Dtype>
 [[nodiscard]] auto cumprod(const A& a, index_t axis) {
-  return detail::scan<detail::scan_result_t<Dtype, A>, true, false, Backend>(a, axis);
+  return detail::scan<detail::scan_result_t<Dtype, A>, detail::multiply_op, false, Backend>(a, axis);
 }
 /// numpy.cumprod(a) (axis=None): running products of the flattened array, in C order.
 template <class Dtype = void, class Backend = detail::compiled_backend, array_like A>
   requires detail::valid_scan_dtype_v<Dtype>
 [[nodiscard]] auto cumprod(const A& a) {
-  return detail::scan<detail::scan_result_t<Dtype, A>, true, false, Backend>(a, std::nullopt);
+  return detail::scan<detail::scan_result_t<Dtype, A>, detail::multiply_op, false, Backend>(a, std::nullopt);
 }
 
 /// numpy.nancumsum(a, axis): cumsum with NaN counted as 0 (complex: NaN in either part).
 template <class Dtype = void, class Backend = detail::compiled_backend, array_like A>
   requires detail::valid_scan_dtype_v<Dtype>
 [[nodiscard]] auto nancumsum(const A& a, index_t axis) {
-  return detail::scan<detail::scan_result_t<Dtype, A>, false, true, Backend>(a, axis);
+  return detail::scan<detail::scan_result_t<Dtype, A>, detail::add_op, true, Backend>(a, axis);
 }
 /// numpy.nancumsum(a) (axis=None): of the flattened array.
 template <class Dtype = void, class Backend = detail::compiled_backend, array_like A>
   requires detail::valid_scan_dtype_v<Dtype>
 [[nodiscard]] auto nancumsum(const A& a) {
-  return detail::scan<detail::scan_result_t<Dtype, A>, false, true, Backend>(a, std::nullopt);
+  return detail::scan<detail::scan_result_t<Dtype, A>, detail::add_op, true, Backend>(a, std::nullopt);
 }
 
 /// numpy.nancumprod(a, axis): cumprod with NaN counted as 1.
 template <class Dtype = void, class Backend = detail::compiled_backend, array_like A>
   requires detail::valid_scan_dtype_v<Dtype>
 [[nodiscard]] auto nancumprod(const A& a, index_t axis) {
-  return detail::scan<detail::scan_result_t<Dtype, A>, true, true, Backend>(a, axis);
+  return detail::scan<detail::scan_result_t<Dtype, A>, detail::multiply_op, true, Backend>(a, axis);
 }
 /// numpy.nancumprod(a) (axis=None): of the flattened array.
 template <class Dtype = void, class Backend = detail::compiled_backend, array_like A>
   requires detail::valid_scan_dtype_v<Dtype>
 [[nodiscard]] auto nancumprod(const A& a) {
-  return detail::scan<detail::scan_result_t<Dtype, A>, true, true, Backend>(a, std::nullopt);
+  return detail::scan<detail::scan_result_t<Dtype, A>, detail::multiply_op, true, Backend>(a, std::nullopt);
 }
 
 /// numpy.diff(a, n, axis): the n-th difference a[1:] - a[:-1] along `axis`, applied n times,

@@ -4,6 +4,7 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cunp/errors.hpp"
@@ -15,6 +16,22 @@ using index_t = std::int64_t;
 using shape_t = std::vector<index_t>;
 /// Strides counted in elements (NumPy counts bytes); negative and zero strides are allowed.
 using strides_t = std::vector<index_t>;
+
+/// The axes of a reduction: none given (all of them), one, or several (`{0, 2}`).
+class axis_arg {
+ public:
+  axis_arg() = default;
+  axis_arg(index_t axis) : axes_{axis}, all_(false) {}  // NOLINT: sum(a, 1)
+  axis_arg(int axis) : axes_{axis}, all_(false) {}      // NOLINT
+  axis_arg(std::initializer_list<index_t> axes) : axes_(axes), all_(false) {}
+  axis_arg(std::vector<index_t> axes) : axes_(std::move(axes)), all_(false) {}  // NOLINT
+  [[nodiscard]] bool all() const { return all_; }
+  [[nodiscard]] const std::vector<index_t>& axes() const { return axes_; }
+
+ private:
+  std::vector<index_t> axes_;
+  bool all_ = true;
+};
 
 /// "(3,)" / "(2, 3)" / "()": NumPy's way of printing a shape.
 inline std::string shape_str(const shape_t& s) {

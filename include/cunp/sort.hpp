@@ -6,6 +6,9 @@
 // NumPy's order everywhere: NaN after every number, -0.0 equal to 0.0, complex numbers by real
 // part then imaginary part with NumPy's NaN classes ([R + Rj, R + nanj, nan + Rj, nan + nanj]).
 // Every sort is stable (NumPy's kind='stable'), which is also a valid result of NumPy's default.
+//
+// Every array argument may also be a lazy element-wise expression (`cunp::sort(a * 2)`): it is
+// materialised once on its device (cunp::eval), as NumPy's asarray would, then sorted as an array.
 #pragma once
 #include <algorithm>
 #include <array>
@@ -30,6 +33,7 @@
 #include "cunp/manipulation.hpp"
 #include "cunp/ndarray.hpp"
 #include "cunp/promotion.hpp"
+#include "cunp/ufunc.hpp"
 #include "cunp/view.hpp"
 
 namespace cunp {
@@ -38,6 +42,16 @@ namespace detail {
 
 // ---------------------------------------------------------------------------------------------
 // Shared helpers of the public functions
+
+/// The element type of an array or expression argument.
+template <class A> using sort_input_t = typename operand_traits<std::remove_cvref_t<A>>::value_type;
+
+/// An argument as an array: an array is its own handle, an expression is materialised once into
+/// a new C-ordered array on its device. Sorting, searching and counting read their input in an
+/// order that no element-wise loop follows, so the values must be stored.
+template <class Backend, array_like A> ndarray<sort_input_t<A>> materialized(const A& a) {
+  return eval<Backend>(a);
+}
 
 /// A view of a with axis `ax` moved to the end (the lanes that sorts work along).
 template <class T>
@@ -244,97 +258,130 @@ ndarray<R> quantile_impl(const ndarray<T>& a, std::vector<double> qs, const shap
 
 /// numpy.sort(a, axis=-1): a sorted C-ordered copy; stable (kind='stable'), NaN last. On a GPU,
 /// NaNs of different bit patterns may come out in the order of their bits.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<T> sort(const ndarray<T>& a, index_t axis = -1) {
-  return detail::sort_impl<Backend>(a, axis);
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<detail::sort_input_t<A>> sort(const A& a, index_t axis = -1) {
+  return detail::sort_impl<Backend>(detail::materialized<Backend>(a), axis);
 }
 /// numpy.sort(a, axis=None): the flattened array, sorted.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<T> sort(const ndarray<T>& a, none_t) {
-  return detail::sort_impl<Backend>(detail::flat_view_or_copy(a), -1);
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<detail::sort_input_t<A>> sort(const A& a, none_t) {
+  return detail::sort_impl<Backend>(detail::flat_view_or_copy(detail::materialized<Backend>(a)),
+                                    -1);
 }
 
 /// numpy.argsort(a, axis=-1, kind='stable'): int64 indices that sort a along axis.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<std::int64_t> argsort(const ndarray<T>& a, index_t axis = -1) {
-  return detail::argsort_impl<Backend>(a, axis);
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<std::int64_t> argsort(const A& a, index_t axis = -1) {
+  return detail::argsort_impl<Backend>(detail::materialized<Backend>(a), axis);
 }
 /// numpy.argsort(a, axis=None): indices into the flattened array.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<std::int64_t> argsort(const ndarray<T>& a, none_t) {
-  return detail::argsort_impl<Backend>(detail::flat_view_or_copy(a), -1);
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<std::int64_t> argsort(const A& a, none_t) {
+  return detail::argsort_impl<Backend>(
+      detail::flat_view_or_copy(detail::materialized<Backend>(a)), -1);
 }
 
 /// numpy.partition(a, kth, axis=-1): every kth element in its sorted place, smaller ones before
 /// it, larger ones after. cunp returns the fully sorted array, which is one valid partition.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<T> partition(const ndarray<T>& a, const std::vector<index_t>& kth,
-                                   index_t axis = -1) {
-  const int ax = normalize_axis(axis, a.shape().size());
-  detail::check_kth(kth, a.shape()[ax], a.size());
-  return detail::sort_impl<Backend>(a, ax);
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<detail::sort_input_t<A>> partition(const A& a,
+                                                         const std::vector<index_t>& kth,
+                                                         index_t axis = -1) {
+  const ndarray<detail::sort_input_t<A>> x = detail::materialized<Backend>(a);
+  const int ax = normalize_axis(axis, x.shape().size());
+  detail::check_kth(kth, x.shape()[ax], x.size());
+  return detail::sort_impl<Backend>(x, ax);
 }
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<T> partition(const ndarray<T>& a, index_t kth, index_t axis = -1) {
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<detail::sort_input_t<A>> partition(const A& a, index_t kth,
+                                                         index_t axis = -1) {
   return partition<Backend>(a, std::vector<index_t>{kth}, axis);
 }
 /// numpy.partition(a, kth, axis=None): partitions the flattened array.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<T> partition(const ndarray<T>& a, const std::vector<index_t>& kth, none_t) {
-  return partition<Backend>(detail::flat_view_or_copy(a), kth, -1);
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<detail::sort_input_t<A>> partition(const A& a,
+                                                         const std::vector<index_t>& kth, none_t) {
+  return partition<Backend>(detail::flat_view_or_copy(detail::materialized<Backend>(a)), kth, -1);
 }
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<T> partition(const ndarray<T>& a, index_t kth, none_t) {
-  return partition<Backend>(detail::flat_view_or_copy(a), std::vector<index_t>{kth}, -1);
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<detail::sort_input_t<A>> partition(const A& a, index_t kth, none_t) {
+  return partition<Backend>(a, std::vector<index_t>{kth}, none);
 }
 
 /// numpy.argpartition(a, kth, axis=-1): indices that partition a. cunp returns the stable
 /// sorting indices, which is one valid answer.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<std::int64_t> argpartition(const ndarray<T>& a,
-                                                 const std::vector<index_t>& kth,
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<std::int64_t> argpartition(const A& a, const std::vector<index_t>& kth,
                                                  index_t axis = -1) {
-  if (a.ndim() == 0) return argpartition<Backend>(a.reshape({1}), kth, axis);  // NumPy: as 1-d
-  const int ax = normalize_axis(axis, a.shape().size());
-  detail::check_kth(kth, a.shape()[ax], a.size());
-  return detail::argsort_impl<Backend>(a, ax);
+  ndarray<detail::sort_input_t<A>> x = detail::materialized<Backend>(a);
+  if (x.ndim() == 0) x = x.reshape({1});  // NumPy: as 1-d
+  const int ax = normalize_axis(axis, x.shape().size());
+  detail::check_kth(kth, x.shape()[ax], x.size());
+  return detail::argsort_impl<Backend>(x, ax);
 }
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<std::int64_t> argpartition(const ndarray<T>& a, index_t kth,
-                                                 index_t axis = -1) {
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<std::int64_t> argpartition(const A& a, index_t kth, index_t axis = -1) {
   return argpartition<Backend>(a, std::vector<index_t>{kth}, axis);
 }
 /// numpy.argpartition(a, kth, axis=None): indices into the flattened array.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<std::int64_t> argpartition(const ndarray<T>& a,
-                                                 const std::vector<index_t>& kth, none_t) {
-  return argpartition<Backend>(detail::flat_view_or_copy(a), kth, -1);
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<std::int64_t> argpartition(const A& a, const std::vector<index_t>& kth,
+                                                 none_t) {
+  return argpartition<Backend>(detail::flat_view_or_copy(detail::materialized<Backend>(a)), kth,
+                               -1);
 }
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<std::int64_t> argpartition(const ndarray<T>& a, index_t kth, none_t) {
-  return argpartition<Backend>(detail::flat_view_or_copy(a), std::vector<index_t>{kth}, -1);
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<std::int64_t> argpartition(const A& a, index_t kth, none_t) {
+  return argpartition<Backend>(a, std::vector<index_t>{kth}, none);
 }
 
 // ---------------------------------------------------------------------------------------------
 // Searching
 
-/// numpy.searchsorted(a, v, side='left'): for each element of v, the index in the sorted 1-d a
-/// where it would be inserted to keep the order (NaN sorts last). a and v are compared in their
-/// common type (integers exactly). `side` is "left" or "right".
-template <class Backend = detail::compiled_backend, element_type T, element_type V>
-[[nodiscard]] ndarray<std::int64_t> searchsorted(const ndarray<T>& a, const ndarray<V>& v,
-                                                 std::string_view side = "left") {
+namespace detail {
+inline void check_search_side(std::string_view side) {
   if (side != "left" && side != "right")
     throw value_error("search side must be 'left' or 'right' (got '" + std::string(side) + "')");
-  detail::check_1d_argument(a.ndim());
-  detail::check_same_device(a.device(), v.device(), "searchsorted");
+}
+
+/// a[sorter] for searchsorted's sorter=, after NumPy's checks in NumPy's order: its elements
+/// must be integers (bool is none) that cast safely to intp, in a 1-d array of a's size. NumPy
+/// checks only the indices that its binary search reads; cunp checks them all before it gathers
+/// (it cannot read out of bounds), which waits for the device.
+template <class Backend, class T, class S>
+ndarray<T> sorted_by(const ndarray<T>& a, const ndarray<S>& sorter) {
+  if constexpr (!is_integer_v<S>) {
+    throw dtype_error("sorter must only contain integers");
+  } else if constexpr (std::is_same_v<S, std::uint64_t>) {
+    throw value_error("could not parse sorter argument");  // NumPy: no safe cast to intp
+  } else {
+    check_same_device(a.device(), sorter.device(), "searchsorted");
+    if (sorter.ndim() != 1) throw value_error("could not parse sorter argument");
+    if (sorter.size() != a.size()) throw value_error("sorter.size must equal a.size");
+    ndarray<T> out({a.size()}, a.device());
+    if (a.size() == 0) return out;
+    const auto [lo, hi] =
+        dispatch<Backend>(a.device(), [&](auto be) { return value_range(be, sorter); });
+    if (static_cast<index_t>(lo) < 0 || static_cast<index_t>(hi) >= a.size())
+      throw value_error("Sorter index out of range.");
+    ndarray<std::int64_t> idx;  // take_flat reads contiguous int64 indices
+    if constexpr (std::is_same_v<S, std::int64_t>)
+      idx = sorter.is_contiguous() ? sorter : sorter.copy();
+    else
+      idx = sorter.template astype<std::int64_t>();
+    dispatch<Backend>(a.device(), [&](auto be) { take_flat(be, a, idx, out); });
+    return out;
+  }
+}
+
+template <class Backend, class T, class V>
+ndarray<std::int64_t> searchsorted_impl(const ndarray<T>& a, const ndarray<V>& v, bool right) {
   ndarray<std::int64_t> out(v.shape(), v.device());
   if (out.size() > 0)
-    detail::dispatch<Backend>(a.device(),
-                              [&](auto be) { searchsorted_into(be, a, v, out, side == "right"); });
+    dispatch<Backend>(a.device(), [&](auto be) { searchsorted_into(be, a, v, out, right); });
   return out;
 }
-namespace detail {
+
 /// The element type a C++ value takes in searchsorted(a, value): a floating value keeps a
 /// floating or complex array's type (as a Python float does); otherwise the value's own dtype.
 template <class T, class S>
@@ -346,15 +393,47 @@ using search_value_t = std::conditional_t<
                            std::conditional_t<std::is_unsigned_v<S> && sizeof(S) == 8,
                                               std::uint64_t, std::int64_t>,
                            std::conditional_t<is_complex_v<S>, complex128, double>>>>;
+
+/// searchsorted's values: an array or an expression as stored, a C++ value as a 0-d array.
+template <class Backend, class T, class V> auto search_values(const V& v, device dev) {
+  if constexpr (array_like<V>) {
+    return materialized<Backend>(v);
+  } else {
+    using W = search_value_t<T, V>;
+    return full<W>({}, convert<W>(v), dev);
+  }
+}
 }  // namespace detail
 
-/// numpy.searchsorted(a, v) for one C++ value: a 0-d array.
-template <class Backend = detail::compiled_backend, element_type T, class S>
-requires is_weak_scalar_v<S>
-[[nodiscard]] ndarray<std::int64_t> searchsorted(const ndarray<T>& a, const S& v,
+/// numpy.searchsorted(a, v, side='left'): for each element of v, the index in the sorted 1-d a
+/// where it would be inserted to keep the order (NaN sorts last). a and v are compared in their
+/// common type (integers exactly). `side` is "left" or "right". v may be a C++ value: the result
+/// is then a 0-d array.
+template <class Backend = detail::compiled_backend, array_like A, class V>
+  requires(array_like<V> || is_weak_scalar_v<V>)
+[[nodiscard]] ndarray<std::int64_t> searchsorted(const A& a, const V& v,
                                                  std::string_view side = "left") {
-  using V = detail::search_value_t<T, S>;
-  return searchsorted<Backend>(a, full<V>({}, detail::convert<V>(v), a.device()), side);
+  detail::check_search_side(side);
+  const auto x = detail::materialized<Backend>(a);
+  detail::check_1d_argument(x.ndim());
+  const auto w = detail::search_values<Backend, detail::sort_input_t<A>>(v, x.device());
+  detail::check_same_device(x.device(), w.device(), "searchsorted");
+  return detail::searchsorted_impl<Backend>(x, w, side == "right");
+}
+/// numpy.searchsorted(a, v, side, sorter): a need not be sorted; sorter holds the integer
+/// indices that sort it (argsort(a)), and the result indexes the sorted order. Waits for the
+/// device: every index is checked first.
+template <class Backend = detail::compiled_backend, array_like A, class V, array_like S>
+  requires(array_like<V> || is_weak_scalar_v<V>)
+[[nodiscard]] ndarray<std::int64_t> searchsorted(const A& a, const V& v, std::string_view side,
+                                                 const S& sorter) {
+  detail::check_search_side(side);
+  const auto x = detail::materialized<Backend>(a);
+  detail::check_1d_argument(x.ndim());
+  const auto w = detail::search_values<Backend, detail::sort_input_t<A>>(v, x.device());
+  detail::check_same_device(x.device(), w.device(), "searchsorted");
+  return detail::searchsorted_impl<Backend>(
+      detail::sorted_by<Backend>(x, detail::materialized<Backend>(sorter)), w, side == "right");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -381,33 +460,38 @@ struct unique_all_result {
 
 /// numpy.unique(a): the sorted unique elements of the flattened array; NaNs count as one
 /// (equal_nan=True, NumPy's default). Waits for the device: the size depends on the data.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<T> unique(const ndarray<T>& a, bool equal_nan = true) {
-  return detail::unique_impl<Backend>(a, equal_nan, false, false, false).values;
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<detail::sort_input_t<A>> unique(const A& a, bool equal_nan = true) {
+  return detail::unique_impl<Backend>(detail::materialized<Backend>(a), equal_nan, false, false,
+                                      false)
+      .values;
 }
 /// numpy.unique_values(x): every NaN is its own value. NumPy leaves the order unspecified;
 /// cunp's is sorted.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<T> unique_values(const ndarray<T>& x) {
-  return detail::unique_impl<Backend>(x, false, false, false, false).values;
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<detail::sort_input_t<A>> unique_values(const A& x) {
+  return detail::unique_impl<Backend>(detail::materialized<Backend>(x), false, false, false, false)
+      .values;
 }
 /// numpy.unique_counts(x): the sorted unique values and how often each occurs.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] unique_counts_result<T> unique_counts(const ndarray<T>& x) {
-  auto r = detail::unique_impl<Backend>(x, false, false, false, true);
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] unique_counts_result<detail::sort_input_t<A>> unique_counts(const A& x) {
+  auto r =
+      detail::unique_impl<Backend>(detail::materialized<Backend>(x), false, false, false, true);
   return {r.values, r.counts};
 }
 /// numpy.unique_inverse(x): the sorted unique values and, per element of x, its value's index.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] unique_inverse_result<T> unique_inverse(const ndarray<T>& x) {
-  auto r = detail::unique_impl<Backend>(x, false, false, true, false);
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] unique_inverse_result<detail::sort_input_t<A>> unique_inverse(const A& x) {
+  auto r =
+      detail::unique_impl<Backend>(detail::materialized<Backend>(x), false, false, true, false);
   return {r.values, r.inverse_indices};
 }
 /// numpy.unique_all(x): values, the first index of each in the flattened x, the inverse indices
 /// (x's shape) and the counts.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] unique_all_result<T> unique_all(const ndarray<T>& x) {
-  auto r = detail::unique_impl<Backend>(x, false, true, true, true);
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] unique_all_result<detail::sort_input_t<A>> unique_all(const A& x) {
+  auto r = detail::unique_impl<Backend>(detail::materialized<Backend>(x), false, true, true, true);
   return {r.values, r.indices, r.inverse_indices, r.counts};
 }
 
@@ -466,17 +550,17 @@ ndarray<R> bincount_impl(const ndarray<T>& x, const ndarray<W>* weights, index_t
 
 /// numpy.bincount(x, minlength=0): how often each value 0..max(x) occurs in the 1-d array of
 /// non-negative integers x. Waits for the device: the length depends on the data.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<std::int64_t> bincount(const ndarray<T>& x, index_t minlength = 0) {
-  return detail::bincount_impl<Backend, std::int64_t>(x, static_cast<const ndarray<bool>*>(nullptr),
-                                                      minlength);
+template <class Backend = detail::compiled_backend, array_like X>
+[[nodiscard]] ndarray<std::int64_t> bincount(const X& x, index_t minlength = 0) {
+  return detail::bincount_impl<Backend, std::int64_t>(
+      detail::materialized<Backend>(x), static_cast<const ndarray<bool>*>(nullptr), minlength);
 }
 /// numpy.bincount(x, weights, minlength=0): the sums of the weights (as float64) per value. On a
 /// GPU the sums are accumulated in an order that varies from run to run (float rounding).
-template <class Backend = detail::compiled_backend, element_type T, element_type W>
-[[nodiscard]] ndarray<double> bincount(const ndarray<T>& x, const ndarray<W>& weights,
-                                       index_t minlength = 0) {
-  return detail::bincount_impl<Backend, double>(x, &weights, minlength);
+template <class Backend = detail::compiled_backend, array_like X, array_like W>
+[[nodiscard]] ndarray<double> bincount(const X& x, const W& weights, index_t minlength = 0) {
+  const auto w = detail::materialized<Backend>(weights);
+  return detail::bincount_impl<Backend, double>(detail::materialized<Backend>(x), &w, minlength);
 }
 
 /// numpy.histogram's result: the counts per bin and the bin edges.
@@ -575,30 +659,33 @@ histogram_result<histogram_edge_t<T>> histogram_uniform(
 /// numpy.histogram(a, bins=10): counts in `bins` equal-width bins over [a.min(), a.max()]
 /// (flattened a; the last bin includes its right edge). Edges are float64 for integer input,
 /// else a's type. Waits for the device (the range depends on the data).
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] histogram_result<detail::histogram_edge_t<T>> histogram(const ndarray<T>& a,
-                                                                      index_t bins = 10) {
-  return detail::histogram_uniform<Backend>(a, bins, std::nullopt);
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] histogram_result<detail::histogram_edge_t<detail::sort_input_t<A>>> histogram(
+    const A& a, index_t bins = 10) {
+  return detail::histogram_uniform<Backend>(detail::materialized<Backend>(a), bins, std::nullopt);
 }
 /// numpy.histogram(a, bins, range=(lo, hi)): values outside [lo, hi] are not counted.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] histogram_result<detail::histogram_edge_t<T>> histogram(
-    const ndarray<T>& a, index_t bins, std::pair<double, double> range) {
-  return detail::histogram_uniform<Backend>(a, bins, range);
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] histogram_result<detail::histogram_edge_t<detail::sort_input_t<A>>> histogram(
+    const A& a, index_t bins, std::pair<double, double> range) {
+  return detail::histogram_uniform<Backend>(detail::materialized<Backend>(a), bins, range);
 }
 /// numpy.histogram(a, bins=edges): counts between the given monotonically increasing edges,
 /// compared in the common type of a and the edges. Waits for the device (the edges are checked).
-template <class Backend = detail::compiled_backend, element_type T, element_type E>
-[[nodiscard]] histogram_result<E> histogram(const ndarray<T>& a, const ndarray<E>& bins) {
+template <class Backend = detail::compiled_backend, array_like A, array_like B>
+[[nodiscard]] histogram_result<detail::sort_input_t<B>> histogram(const A& a, const B& edges) {
+  using T = detail::sort_input_t<A>;
+  using E = detail::sort_input_t<B>;
   static_assert(!is_complex_v<T> && !is_complex_v<E>,
                 "numpy.histogram of complex values is not supported");
+  const ndarray<E> bins = detail::materialized<Backend>(edges);
   detail::check_same_device(a.device(), bins.device(), "histogram");
   if (bins.ndim() != 1) throw value_error("`bins` must be 1d, when an array");
   const std::vector<E> host = bins.to_vector();
   for (std::size_t i = 1; i < host.size(); ++i)  // NumPy's any(bins[:-1] > bins[1:])
     if (detail::order_less(host[i], host[i - 1]) && !detail::order_isnan(host[i - 1]))
       throw value_error("`bins` must increase monotonically, when an array");
-  return detail::histogram_with_edges<Backend>(a, bins);
+  return detail::histogram_with_edges<Backend>(detail::materialized<Backend>(a), bins);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -606,45 +693,42 @@ template <class Backend = detail::compiled_backend, element_type T, element_type
 
 /// numpy.median(a, axis=None, keepdims=False): the mean of the middle elements (float64 for
 /// integer and bool input); a slice with a NaN gives NaN; an empty slice gives NaN.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<detail::median_result_t<T>> median(const ndarray<T>& a,
-                                                         const axis_arg& axis = {},
-                                                         bool keepdims = false) {
-  return detail::order_statistic<Backend, detail::median_result_t<T>>(
-      a, {0.5}, {}, detail::order_stat::median, axis, keepdims);
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<detail::median_result_t<detail::sort_input_t<A>>> median(
+    const A& a, const axis_arg& axis = {}, bool keepdims = false) {
+  return detail::order_statistic<Backend, detail::median_result_t<detail::sort_input_t<A>>>(
+      detail::materialized<Backend>(a), {0.5}, {}, detail::order_stat::median, axis, keepdims);
 }
 
 /// numpy.quantile(a, q, axis=None, keepdims=False), method 'linear'. A scalar q interpolates in
 /// a's floating type (float64 for integers and bool); q must lie in [0, 1].
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<detail::quantile_result_t<T>> quantile(const ndarray<T>& a, double q,
-                                                             const axis_arg& axis = {},
-                                                             bool keepdims = false) {
-  return detail::quantile_impl<Backend, detail::quantile_result_t<T>>(a, {q}, {}, false, axis,
-                                                                      keepdims);
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<detail::quantile_result_t<detail::sort_input_t<A>>> quantile(
+    const A& a, double q, const axis_arg& axis = {}, bool keepdims = false) {
+  return detail::quantile_impl<Backend, detail::quantile_result_t<detail::sort_input_t<A>>>(
+      detail::materialized<Backend>(a), {q}, {}, false, axis, keepdims);
 }
 /// numpy.quantile(a, [q...]): float64 results with q's extent first.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<double> quantile(const ndarray<T>& a, const std::vector<double>& q,
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<double> quantile(const A& a, const std::vector<double>& q,
                                        const axis_arg& axis = {}, bool keepdims = false) {
-  return detail::quantile_impl<Backend, double>(a, q, {static_cast<index_t>(q.size())}, false, axis,
-                                                keepdims);
+  return detail::quantile_impl<Backend, double>(
+      detail::materialized<Backend>(a), q, {static_cast<index_t>(q.size())}, false, axis, keepdims);
 }
 
 /// numpy.percentile(a, q, axis=None, keepdims=False): quantile(a, q / 100); q in [0, 100].
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<detail::quantile_result_t<T>> percentile(const ndarray<T>& a, double q,
-                                                               const axis_arg& axis = {},
-                                                               bool keepdims = false) {
-  return detail::quantile_impl<Backend, detail::quantile_result_t<T>>(a, {q}, {}, true, axis,
-                                                                      keepdims);
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<detail::quantile_result_t<detail::sort_input_t<A>>> percentile(
+    const A& a, double q, const axis_arg& axis = {}, bool keepdims = false) {
+  return detail::quantile_impl<Backend, detail::quantile_result_t<detail::sort_input_t<A>>>(
+      detail::materialized<Backend>(a), {q}, {}, true, axis, keepdims);
 }
 /// numpy.percentile(a, [q...]): float64 results with q's extent first.
-template <class Backend = detail::compiled_backend, element_type T>
-[[nodiscard]] ndarray<double> percentile(const ndarray<T>& a, const std::vector<double>& q,
+template <class Backend = detail::compiled_backend, array_like A>
+[[nodiscard]] ndarray<double> percentile(const A& a, const std::vector<double>& q,
                                          const axis_arg& axis = {}, bool keepdims = false) {
-  return detail::quantile_impl<Backend, double>(a, q, {static_cast<index_t>(q.size())}, true, axis,
-                                                keepdims);
+  return detail::quantile_impl<Backend, double>(
+      detail::materialized<Backend>(a), q, {static_cast<index_t>(q.size())}, true, axis, keepdims);
 }
 
 }  // namespace cunp

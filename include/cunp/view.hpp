@@ -24,13 +24,18 @@ inline constexpr none_t none{};
 inline constexpr none_t newaxis{};
 
 /// `:` (the whole axis), slice(none, none, none). Called, cunp::all is numpy.all (reduce.hpp).
-class axis_arg;
+struct mean_options;
 struct all_t {
   explicit constexpr all_t() = default;
   template <class Backend = detail::compiled_backend, class X>
   auto operator()(const X& x, const axis_arg& axis, bool keepdims = false) const;
   template <class Backend = detail::compiled_backend, class X>
   auto operator()(const X& x) const;
+  template <class Backend = detail::compiled_backend, class X>
+  auto operator()(const X& x, const axis_arg& axis, const mean_options& o) const;
+  template <class Backend = detail::compiled_backend, class X, class T>
+  auto operator()(const X& x, const axis_arg& axis, const mean_options& o,
+                  const ndarray<T>& out) const;
 };
 inline constexpr all_t all{};
 

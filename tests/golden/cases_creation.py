@@ -48,3 +48,79 @@ def generate(out):
             save(f"meshgrid3_{ind}_{i}", g)
         for i, g in enumerate(np.meshgrid(x, y, indexing=ind)):
             save(f"meshgrid2_{ind}_{i}", g)
+    generate_more(out)
+
+
+def generate_more(out):
+    """arange with integer and complex bounds, linspace's retstep, axis, complex and array
+    bounds, geomspace, logspace, full's casting (issue 18, item 5)."""
+    import warnings
+    save = lambda name, a: np.save(out / f"creation_{name}.npy", np.asarray(a))
+    # arange: integer bounds past 2**53, computed in integers
+    save("arange_big_int64", np.arange(2**62, 2**62 + 10, 3, dtype=np.int64))
+    save("arange_big_uint64", np.arange(2**64 - 5, 2**64 - 1, 2, dtype=np.uint64))
+    save("arange_span_int64", np.arange(-2**63, 2**63 - 1, 2**62, dtype=np.int64))
+    save("arange_down_uint64", np.arange(2**64 - 1, 0, -2**62, dtype=np.uint64))
+    save("arange_big_float64", np.arange(2**62, 2**62 + 10, 3, dtype=np.float64))
+    save("arange_wrap_int8", np.arange(0, 300, 100, dtype=np.int8))
+    save("arange_bool_1_3", np.arange(1, 3, 1, dtype=bool))
+    # complex arange: min(ceil(re), ceil(im)) of (stop - start) / step values
+    save("arange_c_1", np.arange(1 + 1j, 4 + 9j, 0.5 + 1j))
+    save("arange_c_2", np.arange(0, 5 + 10j, 1))
+    save("arange_c_3", np.arange(0.5 - 1j, 3 + 20j, 0.25 + 0.5j))
+    save("arange_c_4", np.arange(0.5 - 1j, 3 + 20j, 0.25 + 0.5j, dtype=np.complex64))
+    save("arange_c_real", np.arange(0.0, 5.0, 1.5, dtype=np.complex64))
+    save("arange_c_down", np.arange(3 + 3j, -2 - 3j, -0.75 - 1j))
+    # linspace: complex bounds, retstep, arrays and axis
+    save("linspace_c_1", np.linspace(1j, 2 - 1j, 5))
+    save("linspace_c_2", np.linspace(-1 + 2j, 3 + 0.5j, 7, endpoint=False, dtype=np.complex64))
+    for name, (a, b, n, ep) in {"0_1_5_t": (0, 1, 5, True), "2_m2_7_f": (2, -2, 7, False),
+                                "0_1_1_t": (0, 1, 1, True)}.items():
+        y, step = np.linspace(a, b, n, endpoint=ep, retstep=True)
+        save(f"linspace_step_{name}", y)
+        save(f"linspace_step_{name}_step", np.float64(step))
+    y, step = np.linspace(1j, 2 - 1j, 5, retstep=True)
+    save("linspace_step_c_step", np.complex128(step))
+    lo = np.array([0, 1], dtype=np.float32)
+    hi = np.array([[2, 3], [4, 5], [6, 7]], dtype=np.float64)
+    save("linspace_arr_lo", lo)
+    save("linspace_arr_hi", hi)
+    for axis in (0, 1, 2, -1):
+        save(f"linspace_arr_a{axis}".replace("-", "m"), np.linspace(lo, hi, 4, axis=axis))
+    save("linspace_arr_int32", np.linspace(lo, hi, 5, endpoint=False, dtype=np.int32))
+    h16 = np.array([1, -3, 100], dtype=np.float16)
+    save("linspace_arr_f16_lo", h16)
+    save("linspace_arr_f16", np.linspace(h16, np.float16(7), 6))  # computed in float16
+    ilo = np.array([0, 10, -5], dtype=np.int64)
+    save("linspace_arr_ilo", ilo)
+    y, step = np.linspace(ilo, 7.5, 4, retstep=True, axis=1)
+    save("linspace_arr_i", y)
+    save("linspace_arr_i_step", step)
+    # geomspace and logspace
+    geoms = {"1_1000_4": (1, 1000, 4, True), "m1_m1000_4": (-1, -1000, 4, True),
+             "2_3_7_f": (2, 3, 7, False), "8_0p5_5": (8, 0.5, 5, True),
+             "m2_m1e5_9_f": (-2, -1e5, 9, False), "1_1_3": (1, 1, 3, True)}
+    for name, (a, b, n, ep) in geoms.items():
+        save(f"geomspace_{name}", np.geomspace(a, b, n, endpoint=ep))
+    save("geomspace_1_1000_4_f32", np.geomspace(1, 1000, 4, dtype=np.float32))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        save("geomspace_1_m10_3", np.geomspace(1, -10, 3))  # log10 of a negative: NaN inside
+    cgeoms = {"i_1000i_4": (1j, 1000j, 4, True), "m1_1_5": (-1 + 0j, 1 + 0j, 5, True),
+              "1p1i_m8_6_f": (1 + 1j, -8 + 0j, 6, False)}
+    for name, (a, b, n, ep) in cgeoms.items():
+        save(f"geomspace_c_{name}", np.geomspace(a, b, n, endpoint=ep))
+    logs = {"0_3_4": (0, 3, 4, True, 10.0), "0_3_4_b2": (0, 3, 4, True, 2.0),
+            "m1_2_6_f": (-1, 2, 6, False, 10.0), "1_0_5_be": (1, 0, 5, True, np.e)}
+    for name, (a, b, n, ep, base) in logs.items():
+        save(f"logspace_{name}", np.logspace(a, b, n, endpoint=ep, base=base))
+    save("logspace_0_3_4_f_i32", np.logspace(0, 3, 4, endpoint=False, dtype=np.int32))
+    save("logspace_c", np.logspace(0, 1 + 1j, 4, dtype=np.complex128))
+    # full: NumPy's casting of the fill value
+    save("full_2p7_int32", np.full(3, 2.7, dtype=np.int32))
+    save("full_m2p7_int16", np.full(2, -2.7, dtype=np.int16))
+    save("full_300_uint16", np.full(2, 300, dtype=np.uint16))
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # "Casting complex values to real discards ..."
+        save("full_c_float64", np.full(2, 1 + 2j, dtype=np.float64))
+    save("full_0p1_float16", np.full(2, 0.1, dtype=np.float16))

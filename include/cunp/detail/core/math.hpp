@@ -56,6 +56,7 @@ CUNP_REAL_FN2(real_atan2, atan2)
 CUNP_REAL_FN2(real_copysign, copysign)
 CUNP_REAL_FN2(real_fmod, fmod)
 CUNP_REAL_FN2(real_pow, pow)
+CUNP_REAL_FN2(real_nextafter, nextafter)
 #undef CUNP_REAL_FN
 #undef CUNP_REAL_FN2
 
@@ -89,6 +90,26 @@ template <class R>
 inline constexpr R ln2_v = R(0.693147180559945309417232121458176568);
 
 CUNP_HD inline double real_fma(double a, double b, double c) { return ::fma(a, b, c); }
+CUNP_HD inline float real_ldexp(float x, int n) { return ::ldexpf(x, n); }
+CUNP_HD inline double real_ldexp(double x, int n) { return ::ldexp(x, n); }
+CUNP_HD inline float real_frexp(float x, int* e) { return ::frexpf(x, e); }
+CUNP_HD inline double real_frexp(double x, int* e) { return ::frexp(x, e); }
+CUNP_HD inline float real_modf(float x, float* i) { return ::modff(x, i); }
+CUNP_HD inline double real_modf(double x, double* i) { return ::modf(x, i); }
+
+/// The number of one bits of an unsigned integer (std::popcount has no device version).
+template <class U>
+CUNP_HD int popcount(U v) {
+  static_assert(std::is_unsigned_v<U>);
+#if defined(__CUDA_ARCH__)
+  if constexpr (sizeof(U) == 8)
+    return __popcll(v);
+  else
+    return __popc(v);
+#else
+  return std::popcount(v);
+#endif
+}
 
 /// a * b rounded once, never fused with a neighbouring addition: nvcc contracts a*b + c into an
 /// fma by default, which would make the GPU's complex products differ from the cpu's (near
@@ -622,6 +643,51 @@ CUNP_HD cplx<R> c_pow(cplx<R> a, cplx<R> b) {
     return n < 0 ? cplx<R>(1, 0) / acc : acc;
   }
   return c_exp(c_mul_c99(b, c_log(a)));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Steps on the bits of 16-bit floats (float16, bfloat16: both sign and magnitude, so one
+// algorithm serves both), where computing in float would step by a float's ulp.
+
+/// NumPy's npy_half_nextafter: the neighbour of x towards y; x itself when x == y (C's
+/// nextafter returns y: the sign of a zero can differ), the quiet NaN when either is NaN.
+template <class H>
+CUNP_HD H nextafter16(H x, H y) {
+  const float fx = x, fy = y;
+  if (is_nan(fx) || is_nan(fy)) return H(nan_v<float>);
+  if (fx == fy) return y;  // C's rule (0 towards -0 is -0), NumPy's from 2.5
+  if (fx == 0) return H::from_bits(static_cast<std::uint16_t>((y.bits & 0x8000u) | 1u));
+  const bool away = (fx < fy) == !(x.bits & 0x8000u);  // away from zero: a larger magnitude
+  return H::from_bits(static_cast<std::uint16_t>(away ? x.bits + 1u : x.bits - 1u));
+}
+
+/// a * b + c rounded after the product and after the sum, as NumPy's fill loops compute it.
+/// nvcc contracts `a * b + c` into one fused multiply-add (rounded once), and a GPU's arange or
+/// linspace would then differ from NumPy's in the last bit (linspace(-30, 30, 100003)'s middle
+/// element: 3.6e-15 instead of 0).
+template <class R> CUNP_HD R mul_add_unfused(R a, R b, R c) {
+#if defined(__CUDA_ARCH__)
+  if constexpr (std::is_same_v<R, double>) return __dadd_rn(__dmul_rn(a, b), c);
+  else if constexpr (std::is_same_v<R, float>) return __fadd_rn(__fmul_rn(a, b), c);
+  else return a * b + c;
+#else
+  return a * b + c;
+#endif
+}
+
+/// NumPy's npy_half_spacing: the distance from |h| to the next float16 away from zero, with no
+/// sign (NumPy's float and double spacing have x's sign), except that a negative power of two
+/// gives the (smaller) gap towards zero. inf and NaN give NaN, the largest value inf.
+CUNP_HD inline float16 half_spacing(float16 h) {
+  const unsigned e = h.bits & 0x7c00u, sig = h.bits & 0x03ffu;
+  if (e == 0x7c00u) return float16(nan_v<float>);
+  if (h.bits == 0x7bffu) return float16(inf_v<float>);
+  unsigned r;
+  if ((h.bits & 0x8000u) && sig == 0)
+    r = e > 0x2c00u ? e - 0x2c00u : e > 0x0400u ? 1u << ((e >> 10) - 2) : 1u;
+  else
+    r = e > 0x2800u ? e - 0x2800u : e > 0x0400u ? 1u << ((e >> 10) - 1) : 1u;
+  return float16::from_bits(static_cast<std::uint16_t>(r));
 }
 
 }  // namespace cunp::detail

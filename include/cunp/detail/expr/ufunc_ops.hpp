@@ -7,7 +7,8 @@
 //
 // The families live in ufunc_ops_arith.hpp (arithmetic, rounding, extrema), ufunc_ops_math.hpp
 // (exponential, logarithmic, trigonometric), ufunc_ops_logic.hpp (comparisons, logical,
-// bitwise, classification) and ufunc_ops_complex.hpp (real, imag, conjugate, angle).
+// bitwise, classification), ufunc_ops_complex.hpp (real, imag, conjugate, angle) and
+// ufunc_ops_extra.hpp (NumPy 2's remaining ufuncs, the two-output ones, sinc, i0, nan_to_num).
 #pragma once
 #include <initializer_list>
 #include <utility>
@@ -162,3 +163,4 @@ struct user_op : user_op_base<F, std::make_index_sequence<Arity>> {
 #include "cunp/detail/expr/ufunc_ops_complex.hpp"
 #include "cunp/detail/expr/ufunc_ops_logic.hpp"
 #include "cunp/detail/expr/ufunc_ops_math.hpp"
+#include "cunp/detail/expr/ufunc_ops_extra.hpp"

@@ -115,16 +115,20 @@ CUNP_HD Out from_acc(const Acc& a) {
     return convert<Out>(a);
 }
 
-/// sum (Prod = false) and prod; SkipNaN: nansum/nanprod (NaN counts as the identity).
-template <class V, bool Prod, bool SkipNaN>
+/// sum (Prod = false) and prod; SkipNaN: nansum/nanprod (NaN counts as the identity). Out: the
+/// result dtype (NumPy's dtype=), which every element is converted to before it is added, as
+/// NumPy casts the input to the loop's dtype.
+template <class V, bool Prod, bool SkipNaN, class Out = sum_result_t<V>>
 struct sum_reducer {
-  using out = sum_result_t<V>;
+  using out = Out;
   using acc = sum_acc_t<out>;
   static constexpr const char* name = Prod ? "multiply" : "add";
   static constexpr bool has_identity = true;
   CUNP_HD acc identity() const { return acc(Prod ? 1 : 0); }
+  /// The accumulator of a result value (initial=).
+  CUNP_HD acc from_out(const out& o) const { return to_acc<acc>(o); }
   CUNP_HD acc load(const V& v, std::int64_t) const {
-    const acc a = to_acc<acc>(v);
+    const acc a = to_acc<acc>(convert<out>(v));
     if constexpr (SkipNaN)
       if (nan_any(a)) return identity();
     return a;
@@ -143,9 +147,9 @@ struct sum_reducer {
 /// (0 * inf). So the identity is multiplied into element 0 only, as NumPy does (and into every
 /// NaN of nanprod, which NumPy replaces by 1 + 0j); a split range (a GPU block, a pairwise half)
 /// starts from its first element instead of from 1 + 0j, which NumPy never multiplies by there.
-template <class V, bool SkipNaN>
+template <class V, bool SkipNaN, class Out = sum_result_t<V>>
 struct complex_prod_reducer {
-  using out = sum_result_t<V>;
+  using out = Out;
   using value = math_t<out>;
   struct acc {
     value v;
@@ -154,11 +158,14 @@ struct complex_prod_reducer {
   static constexpr const char* name = "multiply";
   static constexpr bool has_identity = true;
   CUNP_HD acc identity() const { return {value(1), true}; }
+  CUNP_HD acc from_out(const out& o) const { return {convert<value>(o), false}; }
   CUNP_HD acc load(const V& x, std::int64_t i) const {
-    value a = convert<value>(convert<math_t<V>>(x));
-    if constexpr (SkipNaN)
-      if (nan_any(a)) a = value(1);
+    const value a = plain(x);
     return {i == 0 ? value(1) * a : a, false};
+  }
+  /// Element 0 multiplied into initial= (NumPy's loop starts from it instead of the identity).
+  CUNP_HD acc load_after(const acc& initial, const V& x) const {
+    return {initial.v * plain(x), false};
   }
   CUNP_HD acc combine(const acc& a, const acc& b) const {
     if (a.empty) return b;
@@ -166,16 +173,24 @@ struct complex_prod_reducer {
     return {a.v * b.v, false};
   }
   CUNP_HD out finish(const acc& a, std::int64_t) const { return convert<out>(a.v); }
+
+ private:
+  CUNP_HD value plain(const V& x) const {
+    const value a = convert<value>(convert<math_t<V>>(x));
+    if constexpr (SkipNaN)
+      if (nan_any(a)) return value(1);
+    return a;
+  }
 };
-template <class V, bool SkipNaN>
-using prod_reducer = std::conditional_t<is_complex_v<V>, complex_prod_reducer<V, SkipNaN>,
-                                        sum_reducer<V, true, SkipNaN>>;
+template <class V, bool SkipNaN, class Out = sum_result_t<V>>
+using prod_reducer = std::conditional_t<is_complex_v<Out>, complex_prod_reducer<V, SkipNaN, Out>,
+                                        sum_reducer<V, true, SkipNaN, Out>>;
 
 /// mean and nanmean: the sum in the result's math type (float32 for float16, as NumPy's mean)
-/// and the count of the elements summed.
-template <class V, bool SkipNaN>
+/// and the count of the elements summed. Out: the result dtype (dtype=, an inexact one).
+template <class V, bool SkipNaN, class Out = mean_result_t<V>>
 struct mean_reducer {
-  using out = mean_result_t<V>;
+  using out = Out;
   using sum_type = math_t<out>;
   struct acc {
     sum_type sum;
@@ -226,6 +241,7 @@ struct extreme_reducer {
   static constexpr const char* name =
       SkipNaN ? (Max ? "fmax" : "fmin") : (Max ? "maximum" : "minimum");
   static constexpr bool has_identity = false;
+  CUNP_HD acc from_out(const out& o) const { return convert<acc>(o); }
   CUNP_HD acc identity() const {
     if constexpr (SkipNaN && !std::is_integral_v<acc>)
       return convert<acc>(std::numeric_limits<double>::quiet_NaN());
@@ -338,9 +354,25 @@ struct logical_reducer {
   static constexpr const char* name = All ? "logical_and" : "logical_or";
   static constexpr bool has_identity = true;
   CUNP_HD acc identity() const { return All; }
+  CUNP_HD acc from_out(out o) const { return o; }
   CUNP_HD acc load(const V& v, std::int64_t) const { return nonzero(convert<math_t<V>>(v)); }
   CUNP_HD acc combine(acc a, acc b) const { return All ? (a && b) : (a || b); }
   CUNP_HD out finish(acc a, std::int64_t) const { return a; }
+};
+
+/// The reduce method of the bitwise ufuncs and logical_xor (Op, whose loop is V): Op itself from
+/// NumPy's identity, all ones for bitwise_and (AllOnes), zero (false) for the others.
+template <class V, class Op, bool AllOnes>
+struct ufunc_reducer {
+  using out = typename Op::template out<V>;
+  using acc = math_t<out>;
+  static constexpr const char* name = Op::name;
+  static constexpr bool has_identity = true;
+  CUNP_HD acc identity() const { return AllOnes ? acc(~acc(0)) : acc(0); }
+  CUNP_HD acc from_out(const out& o) const { return convert<acc>(o); }
+  CUNP_HD acc load(const V& v, std::int64_t) const { return convert<acc>(v); }
+  CUNP_HD acc combine(acc a, acc b) const { return convert<acc>(Op{}(a, b)); }
+  CUNP_HD out finish(acc a, std::int64_t) const { return convert<out>(a); }
 };
 
 template <class V>
@@ -387,17 +419,14 @@ struct ptp_reducer {
   using wide_bits_t = std::conditional_t<sizeof(I) <= 4, std::uint32_t, std::uint64_t>;
 };
 
-/// numpy.var's result dtype: the real type of V's mean (complex -> its parts, ints -> float64).
-template <class V>
-using var_result_t = typename complex_parts<mean_result_t<V>>::type;
-
 /// var and std (Sqrt), nanvar and nanstd: Welford's running mean and sum of squared deviations,
 /// merged by Chan et al.'s formula, in one pass (NumPy makes two; the results agree to rounding).
-template <class V, bool Sqrt, bool SkipNaN>
+/// D: the dtype the mean is computed in (dtype=, an inexact one); the result is its real type.
+template <class V, bool Sqrt, bool SkipNaN, class D = mean_result_t<V>>
 struct var_reducer {
-  using out = var_result_t<V>;
+  using out = typename complex_parts<D>::type;
   using real = math_t<out>;
-  using mean_type = math_t<mean_result_t<V>>;
+  using mean_type = math_t<D>;
   struct acc {
     mean_type mean;
     real m2;

@@ -19,22 +19,6 @@
 
 namespace cunp {
 
-/// The axes of a reduction: none given (all of them), one, or several (`{0, 2}`).
-class axis_arg {
- public:
-  axis_arg() = default;
-  axis_arg(index_t axis) : axes_{axis}, all_(false) {}  // NOLINT: sum(a, 1)
-  axis_arg(int axis) : axes_{axis}, all_(false) {}      // NOLINT
-  axis_arg(std::initializer_list<index_t> axes) : axes_(axes), all_(false) {}
-  axis_arg(std::vector<index_t> axes) : axes_(std::move(axes)), all_(false) {}  // NOLINT
-  [[nodiscard]] bool all() const { return all_; }
-  [[nodiscard]] const std::vector<index_t>& axes() const { return axes_; }
-
- private:
-  std::vector<index_t> axes_;
-  bool all_ = true;
-};
-
 namespace detail {
 
 /// Which dimensions of an ndim-dimensional input a reduction removes (NumPy's axis checks).
@@ -91,18 +75,12 @@ template <class X> struct bound_reduction {
   }
 };
 
-/// Reduces x over `axis` with reducer r into a new array on x's device. `what` names the
-/// operation in NumPy's error for an empty reduction without identity.
-template <class Backend, class R, class X>
-auto reduce(const X& x, const axis_arg& axis, bool keepdims, const R& r) {
-  using out_t = typename R::out;
-  const shape_t& shape = operand_shape(x);
-  const auto red = reduced_dims(axis, shape.size());
+/// NumPy's error for an empty reduced range of a reducer without identity, raised even when the
+/// output is empty too (max of a (0, 0) array over axis 0).
+template <class R> void check_identity(const shape_t& shape, const std::vector<bool>& red) {
   std::int64_t K = 1;
   for (std::size_t d = 0; d < shape.size(); ++d)
     if (red[d]) K *= shape[d];
-  // NumPy raises for an empty reduced range even when the output is empty too (max of a (0, 0)
-  // array over axis 0).
   if (K == 0 && !R::has_identity) {
     if constexpr (std::string_view(R::name).starts_with("arg"))
       throw value_error(std::string("attempt to get ") + R::name + " of an empty sequence");
@@ -110,9 +88,18 @@ auto reduce(const X& x, const axis_arg& axis, bool keepdims, const R& r) {
       throw value_error(std::string("zero-size array to reduction operation ") + R::name +
                         " which has no identity");
   }
-  ndarray<out_t> out(reduced_shape(shape, red, keepdims), x.device());
-  if (out.size() == 0) return out;
+}
+
+/// Reduces x over the dimensions `red` into out (of reduced_shape(x, red, keepdims)). Returns
+/// false, having written nothing, when an input shares memory with out (the caller then
+/// reduces into a temporary).
+template <class Backend, class R, class X>
+bool reduce_into(const ndarray<typename R::out>& out, const X& x, const std::vector<bool>& red,
+                 bool keepdims, const R& r) {
+  if (out.size() == 0) return true;
   const bound_reduction<X> b(out, x, red, keepdims);
+  for (int k = 1; k < bound_reduction<X>::N; ++k)
+    if (b.ctx.bytes[k].overlaps(b.ctx.bytes[0])) return false;
   dispatch<Backend>(out.device(), [&](auto be) {
     if constexpr (std::is_same_v<decltype(be), host_backend>) {
       require_cpu_for(out.device(), "reductions");
@@ -121,6 +108,17 @@ auto reduce(const X& x, const axis_arg& axis, bool keepdims, const R& r) {
       reduce_run(be, out.device().index(), b, r);
     }
   });
+  return true;
+}
+
+/// Reduces x over `axis` with reducer r into a new array on x's device.
+template <class Backend, class R, class X>
+auto reduce(const X& x, const axis_arg& axis, bool keepdims, const R& r) {
+  const shape_t& shape = operand_shape(x);
+  const auto red = reduced_dims(axis, shape.size());
+  check_identity<R>(shape, red);
+  ndarray<typename R::out> out(reduced_shape(shape, red, keepdims), x.device());
+  reduce_into<Backend>(out, x, red, keepdims, r);  // a new array shares no input's memory
   return out;
 }
 

@@ -10,8 +10,10 @@
 
 namespace cunp::detail {
 
-/// Which scan: products or sums, and whether NaN counts as the identity (the nan- variants).
-template <bool Prod, bool Nan> struct scan_kind {};
+/// Which scan: the ufunc functor Fn that combines (add_op: cumsum, multiply_op: cumprod, any
+/// associative one for ufunc.accumulate), and whether NaN counts as the identity (nancumsum,
+/// nancumprod).
+template <class Fn, bool Nan> struct scan_kind {};
 
 /// numpy.isnan of one element (complex: either part); false for exact types.
 template <class L> CUNP_HD bool scan_isnan(const L& x) {
@@ -30,20 +32,19 @@ template <class L> CUNP_HD bool scan_isnan(const L& x) {
 
 /// An input element in the result dtype R. The nan- variants replace NaN by the identity (0 for
 /// sums, 1 for products) before the conversion, as NumPy replaces it in the input's dtype.
-template <class R, bool Prod, bool Nan, class L> CUNP_HD R scan_load(const L& x) {
+template <class R, class Fn, bool Nan, class L> CUNP_HD R scan_load(const L& x) {
   if constexpr (Nan) {
-    if (scan_isnan(x)) return convert<R>(Prod ? 1 : 0);
+    if (scan_isnan(x)) return convert<R>(std::is_same_v<Fn, multiply_op> ? 1 : 0);
   }
   return convert<R>(x);
 }
 
-/// One step of the scan in the accumulator type V: NumPy's add or multiply loop on V (integers
-/// wrap, float16 rounds every partial result to float16, as numpy.add.accumulate does).
-template <class V, bool Prod> struct scan_combine {
+/// One step of the scan in the accumulator type V: NumPy's loop of Fn on V (integers wrap,
+/// float16 rounds every partial result to float16, as numpy.add.accumulate does).
+template <class V, class Fn> struct scan_combine {
   CUNP_HD V operator()(const V& a, const V& b) const {
     using M = math_t<V>;
-    if constexpr (Prod) return convert<V>(multiply_op{}(convert<M>(a), convert<M>(b)));
-    else return convert<V>(add_op{}(convert<M>(a), convert<M>(b)));
+    return convert<V>(Fn{}(convert<M>(a), convert<M>(b)));
   }
 };
 

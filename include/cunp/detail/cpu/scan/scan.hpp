@@ -12,13 +12,13 @@ namespace cunp::detail {
 /// The cpu backend's scan of x into out (C-ordered, x's shape, or x's size when flattened):
 /// one pass in C order, each element combined with the output element one step back along the
 /// axis, so the additions happen in NumPy's order.
-template <class R, class L, bool Prod, bool Nan>
+template <class R, class L, class Fn, bool Nan>
 void scan_into(host_backend, const ndarray<R>& out, const ndarray<L>& x, std::optional<int> axis,
-               scan_kind<Prod, Nan>) {
+               scan_kind<Fn, Nan>) {
   check_same_device(out.device(), x.device(), "scan");
   require_cpu_for(out.device(), "cumulative sums and products");
   if (x.size() == 0) return;
-  const scan_combine<R, Prod> op;
+  const scan_combine<R, Fn> op;
   const shape_t& shape = x.shape();
   const strides_t& strides = x.strides();
   const int nd = x.ndim();
@@ -34,7 +34,7 @@ void scan_into(host_backend, const ndarray<R>& out, const ndarray<L>& x, std::op
   for (index_t r = 0; r < rows; ++r) {
     const bool row_head = axis && ax < nd - 1 && idx[ax] == 0;
     for (index_t j = 0; j < last; ++j, ++p) {
-      const R v = scan_load<R, Prod, Nan>(in[off + j * last_stride]);
+      const R v = scan_load<R, Fn, Nan>(in[off + j * last_stride]);
       const bool head = !axis ? p == 0 : ax == nd - 1 ? j == 0 : row_head;
       o[p] = head ? v : op(o[p - inner], v);
     }
@@ -48,8 +48,8 @@ void scan_into(host_backend, const ndarray<R>& out, const ndarray<L>& x, std::op
 }
 
 /// The cpu backend reads expressions from a materialised copy (see scan()).
-template <class R, class E, bool Prod, bool Nan>
-bool scan_expression(host_backend, const ndarray<R>&, const E&, scan_kind<Prod, Nan>) {
+template <class R, class E, class Fn, bool Nan>
+bool scan_expression(host_backend, const ndarray<R>&, const E&, scan_kind<Fn, Nan>) {
   return false;
 }
 

@@ -36,14 +36,17 @@ namespace cunp::detail {
 namespace cuda {
 
 /// The accumulator of a scan whose result dtype is R: signed integers as their unsigned
-/// counterpart (the same two's-complement bits, wrapping without undefined behaviour), complex
-/// as cplx (the same layout, with device operators), others as R.
-template <class T> struct scan_value { using type = T; };
+/// counterpart when they are summed or multiplied (the same two's-complement bits, wrapping
+/// without undefined behaviour; a comparison needs the signed type), complex as cplx (the same
+/// layout, with device operators), others as R.
+template <class T, bool Wraps> struct scan_value { using type = T; };
 template <class T>
   requires(is_integer_v<T> && std::is_signed_v<T>)
-struct scan_value<T> { using type = std::make_unsigned_t<T>; };
-template <class R> struct scan_value<std::complex<R>> { using type = cplx<R>; };
-template <class T> using scan_value_t = typename scan_value<T>::type;
+struct scan_value<T, true> { using type = std::make_unsigned_t<T>; };
+template <class R, bool Wraps> struct scan_value<std::complex<R>, Wraps> { using type = cplx<R>; };
+template <class T, class Fn>
+using scan_value_t = typename scan_value<T, std::is_same_v<Fn, add_op> ||
+                                                std::is_same_v<Fn, multiply_op>>::type;
 
 /// CUB's tuned policies apply to its own operators on arithmetic types; other accumulators
 /// (float16, complex, narrow integers, bool) use NumPy's loop through scan_combine.
@@ -51,29 +54,35 @@ template <class V>
 inline constexpr bool cub_arithmetic_v =
     std::is_same_v<V, float> || std::is_same_v<V, double> || std::is_same_v<V, std::uint32_t> ||
     std::is_same_v<V, std::uint64_t>;
-template <class V, bool Prod>
-using scan_op_t =
-    std::conditional_t<cub_arithmetic_v<V>,
-                       std::conditional_t<Prod, ::cuda::std::multiplies<V>, ::cuda::std::plus<V>>,
-                       scan_combine<V, Prod>>;
+/// Sums and products of those take CUB's operators, and the tuned paths below (their identities
+/// are 0 and 1); every other scan goes through scan_combine.
+template <class V, class Fn>
+inline constexpr bool cub_op_v =
+    cub_arithmetic_v<V> && (std::is_same_v<Fn, add_op> || std::is_same_v<Fn, multiply_op>);
+template <class V, class Fn>
+using scan_op_t = std::conditional_t<
+    cub_op_v<V, Fn>,
+    std::conditional_t<std::is_same_v<Fn, multiply_op>, ::cuda::std::multiplies<V>,
+                       ::cuda::std::plus<V>>,
+    scan_combine<V, Fn>>;
 
 /// Element i of a strided input as the accumulator V (R: the result dtype).
-template <class R, class V, bool Prod, bool Nan, class L> struct strided_loader {
+template <class R, class V, class Fn, bool Nan, class L> struct strided_loader {
   const L* data;
   std::int64_t step;
   CUNP_HD V operator()(std::int64_t i) const {
-    return convert<V>(scan_load<R, Prod, Nan>(data[i * step]));
+    return convert<V>(scan_load<R, Fn, Nan>(data[i * step]));
   }
 };
 
 /// Element i of a bound expression whose operands are all contiguous, as the accumulator V.
-template <class R, class V, bool Prod, bool Nan, int N, class Tree> struct expression_loader {
+template <class R, class V, class Fn, bool Nan, int N, class Tree> struct expression_loader {
   Tree tree;
   slot_ptrs<N> ptrs;
   CUNP_HD V operator()(std::int64_t i) const {
     std::int64_t offs[N];
     for (int k = 0; k < N; ++k) offs[k] = i;
-    return convert<V>(scan_load<R, Prod, Nan>(tree.eval(offset_indexer<N>{ptrs.p, offs})));
+    return convert<V>(scan_load<R, Fn, Nan>(tree.eval(offset_indexer<N>{ptrs.p, offs})));
   }
 };
 
@@ -119,7 +128,7 @@ template <class V, class Op> struct segmented_op {
 /// Scans `rows` rows of n elements (row r at in + r * in_row, elements contiguous) into the
 /// C-ordered out. Segmented: each tile holds `per` whole rows (in_row == n). Otherwise each row
 /// is `per` tiles chained by look-back.
-template <int Threads, int Items, bool Segmented, class R, class V, bool Prod, bool Nan, class L,
+template <int Threads, int Items, bool Segmented, class R, class V, class Fn, bool Nan, class L,
           class Op>
 CUNP_KERNEL void __launch_bounds__(Threads)
     row_scan_kernel(const L* in, V* out, std::int64_t n, std::int64_t in_row, std::int64_t rows,
@@ -163,7 +172,7 @@ CUNP_KERNEL void __launch_bounds__(Threads)
       std::int64_t pos = (std::int64_t(threadIdx.x) * Items) % n;  // blocked arrangement
 #pragma unroll
       for (int i = 0; i < Items; ++i) {
-        items[i] = {convert<V>(scan_load<R, Prod, Nan>(raw[i])), pos == 0};
+        items[i] = {convert<V>(scan_load<R, Fn, Nan>(raw[i])), pos == 0};
         pos = pos + 1 == n ? 0 : pos + 1;
       }
       scan_t(temp.scan).InclusiveScan(items, items, segmented_op<V, Op>{op});
@@ -171,7 +180,7 @@ CUNP_KERNEL void __launch_bounds__(Threads)
       for (int i = 0; i < Items; ++i) values[i] = items[i].value;
     } else {
 #pragma unroll
-      for (int i = 0; i < Items; ++i) values[i] = convert<V>(scan_load<R, Prod, Nan>(raw[i]));
+      for (int i = 0; i < Items; ++i) values[i] = convert<V>(scan_load<R, Fn, Nan>(raw[i]));
       V aggregate;
       scan_t(temp.scan).InclusiveScan(values, values, op, aggregate);
       if (per > 1) {  // chained tiles (a partial tile is a row's last: its aggregate goes unread)
@@ -216,7 +225,7 @@ struct column_geometry {
 
 /// Column c = (o, j) of the (outer, n, inner) output: one thread per column, `Rows` rows per
 /// chunk; chunk-major tile numbers, so that a chunk's predecessor in its column started first.
-template <int Threads, int Rows, class R, class V, bool Prod, bool Nan, class L, class Op>
+template <int Threads, int Rows, class R, class V, class Fn, bool Nan, class L, class Op>
 CUNP_KERNEL void __launch_bounds__(Threads)
     column_scan_kernel(const L* in, V* out, column_geometry g, chain_status<V> s, Op op) {
   __shared__ std::int64_t tile_slot;
@@ -232,7 +241,7 @@ CUNP_KERNEL void __launch_bounds__(Threads)
     V v[Rows];
 #pragma unroll
     for (int r = 0; r < Rows; ++r)
-      if (r < rows) v[r] = convert<V>(scan_load<R, Prod, Nan>(src[r * g.in_step]));
+      if (r < rows) v[r] = convert<V>(scan_load<R, Fn, Nan>(src[r * g.in_step]));
     V last = v[0];
 #pragma unroll
     for (int r = 1; r < Rows; ++r)
@@ -276,13 +285,13 @@ inline bool scan_readable(const scan_geometry& g, std::int64_t row_tile) {
 }  // namespace cuda
 
 /// The CUDA backend's scan of x into out (C-ordered, x's shape, or x's size when flattened).
-template <class R, class L, bool Prod, bool Nan>
+template <class R, class L, class Fn, bool Nan>
 void scan_into(cuda_backend, const ndarray<R>& out, const ndarray<L>& x, std::optional<int> axis,
-               scan_kind<Prod, Nan> kind) {
+               scan_kind<Fn, Nan> kind) {
   check_same_device(out.device(), x.device(), "scan");
   if (x.size() == 0) return;
-  using V = cuda::scan_value_t<R>;
-  using Op = cuda::scan_op_t<V, Prod>;
+  using V = cuda::scan_value_t<R, Fn>;
+  using Op = cuda::scan_op_t<V, Fn>;
   constexpr int items = cuda::row_items<L, V>();
   constexpr std::int64_t row_tile = std::int64_t(cuda::row_threads) * items;
   const scan_geometry g = scan_geometry_of(x.shape(), x.strides(), axis);
@@ -296,23 +305,23 @@ void scan_into(cuda_backend, const ndarray<R>& out, const ndarray<L>& x, std::op
   const Op op{};
 
   // The input as the accumulator itself (float, or int64 as uint64): read directly.
-  constexpr bool as_is = std::is_same_v<cuda::scan_value_t<L>, V> &&
+  constexpr bool as_is = std::is_same_v<cuda::scan_value_t<L, Fn>, V> &&
                          !(Nan && (is_floating_v<L> || is_complex_v<L>));
   [[maybe_unused]] const V* in = reinterpret_cast<const V*>(x.data());
   if (g.outer == 1 && g.inner == 1) {
     if constexpr (as_is) {
-      if constexpr (cuda::cub_arithmetic_v<V> && cuda::packed_links_v<V>) {
+      if constexpr (cuda::cub_op_v<V, Fn> && cuda::packed_links_v<V>) {
         if (g.in_step == 1 && cuda::stream_scan_fits(dev, in, o, g.n, op))
           return cuda::stream_scan(dev, in, o, g.n, op, st);
       }
       if (g.in_step == 1) return cuda::device_scan(dev, in, o, g.n, op, st);
     }
-    const cuda::strided_loader<R, V, Prod, Nan, L> load{x.data(), g.in_step};
+    const cuda::strided_loader<R, V, Fn, Nan, L> load{x.data(), g.in_step};
     cuda::device_scan(dev, cuda::indexed(load), o, g.n, op, st);
     return;
   }
 
-  if constexpr (as_is && cuda::cub_arithmetic_v<V>) {
+  if constexpr (as_is && cuda::cub_op_v<V, Fn>) {
     if (g.inner == 1 && cuda::tile_scan_fits(in, o, g.n, g.in_outer, g.outer))
       return cuda::tile_scan(dev, in, o, g.n, g.in_outer, g.outer, op, st);
   }
@@ -324,16 +333,16 @@ void scan_into(cuda_backend, const ndarray<R>& out, const ndarray<L>& x, std::op
     const auto status = cuda::make_status<V>(dev, segmented || per == 1 ? 0 : tiles, s, st);
     const unsigned grid = cuda::tile_grid(dev.index(), tiles);
     if (segmented)
-      cuda::row_scan_kernel<cuda::row_threads, items, true, R, V, Prod, Nan>
+      cuda::row_scan_kernel<cuda::row_threads, items, true, R, V, Fn, Nan>
           <<<grid, cuda::row_threads, 0, st>>>(x.data(), o, g.n, g.in_outer, g.outer, per, s, op);
     else
-      cuda::row_scan_kernel<cuda::row_threads, items, false, R, V, Prod, Nan>
+      cuda::row_scan_kernel<cuda::row_threads, items, false, R, V, Fn, Nan>
           <<<grid, cuda::row_threads, 0, st>>>(x.data(), o, g.n, g.in_outer, g.outer, per, s, op);
     CUNP_CUDA_CHECK_LAUNCH("row_scan_kernel");
     return;
   }
 
-  if constexpr (as_is && cuda::cub_arithmetic_v<V>) {
+  if constexpr (as_is && cuda::cub_op_v<V, Fn>) {
     if (cuda::column_tile_fits(dev, in, o, g.outer, g.n, g.inner, g.in_outer, g.in_step, op))
       return cuda::column_tile_scan(dev, in, o, g.outer, g.n, g.inner, g.in_outer, g.in_step, op,
                                     st);
@@ -349,7 +358,7 @@ void scan_into(cuda_backend, const ndarray<R>& out, const ndarray<L>& x, std::op
   cg.in_step = g.in_step;
   cg.in_inner = g.in_inner;
   const auto status = cuda::make_status<V>(dev, cg.chunks > 1 ? cg.chunks * cg.columns : 0, s, st);
-  cuda::column_scan_kernel<cuda::column_threads, rows, R, V, Prod, Nan>
+  cuda::column_scan_kernel<cuda::column_threads, rows, R, V, Fn, Nan>
       <<<cuda::tile_grid(dev.index(), cg.chunks * cg.column_blocks), cuda::column_threads, 0, st>>>(
           x.data(), o, cg, s, op);
   CUNP_CUDA_CHECK_LAUNCH("column_scan_kernel");
@@ -357,8 +366,8 @@ void scan_into(cuda_backend, const ndarray<R>& out, const ndarray<L>& x, std::op
 
 /// A flattened scan of an expression whose operands are all contiguous, read through its binding
 /// by CUB (no temporary). False when the expression needs another path.
-template <class R, class E, bool Prod, bool Nan>
-bool scan_expression(cuda_backend, const ndarray<R>& out, const E& e, scan_kind<Prod, Nan>) {
+template <class R, class E, class Fn, bool Nan>
+bool scan_expression(cuda_backend, const ndarray<R>& out, const E& e, scan_kind<Fn, Nan>) {
   check_same_device(out.device(), e.device(), "scan");
   const ndarray<R> shaped = out.reshape(e.shape());
   const bound_expr<E> b(shaped, e);
@@ -367,13 +376,13 @@ bool scan_expression(cuda_backend, const ndarray<R>& out, const E& e, scan_kind<
   for (int k = 0; k < N && b.layout.shape.ndim == 1; ++k)
     if (b.layout.strides[k][0] != 1) return false;
   if (b.layout.shape.ndim > 1) return false;
-  using V = cuda::scan_value_t<R>;
-  cuda::expression_loader<R, V, Prod, Nan, N, typename bound_expr<E>::tree_type> load{b.tree, {}};
+  using V = cuda::scan_value_t<R, Fn>;
+  cuda::expression_loader<R, V, Fn, Nan, N, typename bound_expr<E>::tree_type> load{b.tree, {}};
   for (int k = 0; k < N; ++k) load.ptrs.p[k] = b.ctx.ptrs[k];
   const cunp::device dev = out.device();
   cuda::device_scope scope(dev.index());
   cuda::device_scan(dev, cuda::indexed(load), reinterpret_cast<V*>(out.data()), out.size(),
-                    cuda::scan_op_t<V, Prod>{}, cuda::current_stream(dev.index()));
+                    cuda::scan_op_t<V, Fn>{}, cuda::current_stream(dev.index()));
   return true;
 }
 
