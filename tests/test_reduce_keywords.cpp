@@ -87,7 +87,8 @@ template <class T> void sweep_keywords(cunp::device dev) {
 #undef CUNP_CHECK
   }
   if constexpr (!cunp::is_complex_v<T>) {
-    g.check("sum_f32__dtype", [&] { return cunp::sum<float>(x, 1); }, sum_ulps);
+    // 64-bit integers round on their way to float32, so the order of the sum shows: 8 ulps.
+    g.check("sum_f32__dtype", [&] { return cunp::sum<float>(x, 1); }, 4 * sum_ulps);
     g.check("mean_f32__dtype", [&] { return cunp::mean<float>(x, 1); }, sum_ulps);
     g.check("prod_f64__dtype", [&] { return cunp::prod<double>(x, 0); }, prod_ulps);
   }

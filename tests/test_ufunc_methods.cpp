@@ -90,7 +90,7 @@ template <class T> void sweep_methods(cunp::device dev) {
     const auto out = cunp::ones<T>({3, 4}, dev);
     cunp::absolute(x, out, cunp::view(m, 0));  // a row of the mask, broadcast
     return out;
-  }, 0);
+  }, 2);  // a complex modulus: CUDA's hypot and glibc's differ in the last bit
   g.require_all_used();
 }
 

@@ -53,6 +53,7 @@ def inputs(dtype, rng):
     x = np.asarray(v).astype(dt).reshape(3, 4, 5)
     if dt.kind in "fc":
         x[0, 1, 2] = np.nan
+    if dt.kind == "f":  # complex products of an infinity depend on the grouping (differences.md)
         x[2, 3, 0] = np.inf
     m = rng.random((3, 4, 5)) < 0.7
     m[1, :, 4] = False  # a slice with nothing selected: empty-slice results
