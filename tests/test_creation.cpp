@@ -385,6 +385,41 @@ TEST_CASE("geomspace and logspace match NumPy", "[creation][linspace]") {
   });
 }
 
+TEST_CASE("geomspace and logspace with array bounds and axis match NumPy", "[creation][linspace]") {
+  using c = std::complex<double>;
+  const auto lo = golden<float>("creation_linspace_arr_lo");
+  const auto hi = golden<double>("creation_linspace_arr_hi");
+  const auto glo = golden<double>("creation_geomspace_arr_lo");
+  const auto ghi = golden<double>("creation_geomspace_arr_hi");
+  on_every_backend([&](cunp::device dev) {
+    const auto l = lo.to(dev);
+    const auto h = hi.to(dev), gl = glo.to(dev), gh = ghi.to(dev);
+    for (const index_t axis : {0, 1, -1})
+      check_golden(std::string("logspace_arr_a") + (axis < 0 ? "m1" : std::to_string(axis)),
+                   cunp::logspace<double>(l, h, 4, true, 2.0, axis));
+    const auto two = cunp::full<float>({}, 2.f, dev);
+    static_assert(std::is_same_v<decltype(cunp::logspace<float>(l, two, 3)), ndarray<float>>);
+    check_golden("logspace_arr_f32", cunp::logspace<float>(l, two, 3));
+    for (const index_t axis : {0, 2, -1})
+      check_golden(std::string("geomspace_arr_a") + (axis < 0 ? "m1" : std::to_string(axis)),
+                   cunp::geomspace<double>(gl, gh, 5, true, axis));
+    const auto il = cunp::asarray<std::int64_t>({1, 2}, {2}, dev);
+    const auto ih = cunp::asarray<std::int64_t>({1000, 7}, {2}, dev);
+    check_golden("geomspace_arr_i32", cunp::geomspace<std::int32_t>(il, ih, 4));
+    const auto cl = cunp::asarray<c>({c(0, 1), c(-1, 0)}, {2}, dev);
+    const auto ch = cunp::asarray<c>({c(0, 1000), c(1, 1)}, {2}, dev);
+    INFO("golden case geomspace_arr_c");
+    require_close(cunp::geomspace<cunp::complex128>(cl, ch, 4).to(cpu),
+                  golden<cunp::complex128>("creation_geomspace_arr_c"), 1e-13, 1e-14);
+    REQUIRE_THROWS_WITH(cunp::geomspace<double>(gl, gh * 0.0, 3),
+                        "Geometric sequence cannot include zero");
+    REQUIRE_THROWS_WITH(cunp::geomspace<double>(gl, gh, 3, true, 3),
+                        "destination: axis 3 is out of bounds for array of dimension 3");
+    REQUIRE_THROWS_WITH(cunp::logspace<double>(l, cunp::zeros<double>({3}, dev), 4),
+                        "operands could not be broadcast together with shapes (3,) (2,)");
+  });
+}
+
 TEST_CASE("full casts the value as NumPy does", "[creation]") {
   on_every_backend([](cunp::device dev) {
     check_golden("full_2p7_int32", cunp::full<std::int32_t>({3}, 2.7, dev));

@@ -456,6 +456,42 @@ template <element_type T, class Backend = detail::compiled_backend>
   return ndarray<T>(astype<T>(y * sign_of_start));
 }
 
+/// numpy.logspace(start, stop, num, endpoint, base, dtype=T, axis) with array (or expression)
+/// bounds: base ** linspace(start, stop, num, endpoint, axis=axis), in linspace's dtype (a
+/// Python float base is weak), then cast to T.
+template <element_type T, class Backend = detail::compiled_backend, array_like S, array_like E>
+[[nodiscard]] ndarray<T> logspace(const S& start, const E& stop, index_t num = 50,
+                                  bool endpoint = true, double base = 10.0, index_t axis = 0) {
+  using D = detail::linspace_dtype_t<detail::operand_value_t<S>, detail::operand_value_t<E>>;
+  const ndarray<D> y = linspace<D, Backend>(start, stop, num, endpoint, axis);
+  return ndarray<T>(astype<T>(power(base, y)));
+}
+
+/// numpy.geomspace(start, stop, num, endpoint, dtype=T, axis) with array (or expression)
+/// bounds, by the scalar version's algorithm element-wise: in float64, or complex128 where the
+/// bounds or T are complex (NumPy's result_type with float(num) and T), cast to T (truncated
+/// for an integer T, as NumPy's astype). The check for zeros waits for the device.
+template <element_type T, class Backend = detail::compiled_backend, array_like S, array_like E>
+[[nodiscard]] ndarray<T> geomspace(const S& start, const E& stop, index_t num = 50,
+                                   bool endpoint = true, index_t axis = 0) {
+  using R = result_type_t<detail::operand_value_t<S>, detail::operand_value_t<E>>;
+  using D = std::conditional_t<is_complex_v<R> || is_complex_v<T>, complex128, double>;
+  const ndarray<D> lo = astype<D>(start), hi = astype<D>(stop);
+  const auto has_zero = [](const ndarray<D>& a) {
+    const auto z = ndarray<bool>(a == D(0)).to_vector();
+    return std::find(z.begin(), z.end(), true) != z.end();
+  };
+  if (has_zero(lo) || has_zero(hi)) throw value_error("Geometric sequence cannot include zero");
+  const ndarray<D> sign_of_start = sign(lo);
+  const ndarray<D> first = lo / sign_of_start;
+  const ndarray<D> last = hi / sign_of_start;
+  const ndarray<D> y = logspace<D, Backend>(log10(first), log10(last), num, endpoint);
+  if (num > 0) copyto(view(y, 0), first);
+  if (num > 1 && endpoint) copyto(view(y, -1), last);
+  const ndarray<D> signed_y = y * sign_of_start;
+  return ndarray<T>(astype<T>(axis == 0 ? signed_y : moveaxis(signed_y, {0}, {axis})));
+}
+
 namespace detail {
 /// The k-th diagonal of the last two axes of a (C-contiguous n x m) as a 1-d view.
 template <class T> ndarray<T> diagonal_view(const ndarray<T>& a, index_t k) {

@@ -116,6 +116,22 @@ def generate_more(out):
         save(f"logspace_{name}", np.logspace(a, b, n, endpoint=ep, base=base))
     save("logspace_0_3_4_f_i32", np.logspace(0, 3, 4, endpoint=False, dtype=np.int32))
     save("logspace_c", np.logspace(0, 1 + 1j, 4, dtype=np.complex128))
+    # array bounds and axis (lo, hi: linspace_arr_lo/hi above)
+    for axis in (0, 1, -1):
+        tag = str(axis).replace("-", "m")
+        save(f"logspace_arr_a{tag}", np.logspace(lo, hi, 4, base=2.0, axis=axis))
+    save("logspace_arr_f32", np.logspace(lo, np.float32(2), 3))  # float32 stays float32
+    glo = np.array([1, -2, 4], dtype=np.float64)
+    ghi = np.array([[1000], [-0.5]], dtype=np.float64)
+    save("geomspace_arr_lo", glo)
+    save("geomspace_arr_hi", ghi)
+    for axis in (0, 2, -1):
+        tag = str(axis).replace("-", "m")
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")  # log10 of a negative ratio: NaN, as in NumPy
+            save(f"geomspace_arr_a{tag}", np.geomspace(glo, ghi, 5, axis=axis))
+    save("geomspace_arr_i32", np.geomspace(np.array([1, 2]), np.array([1000, 7]), 4, dtype=np.int32))
+    save("geomspace_arr_c", np.geomspace(np.array([1j, -1]), np.array([1000j, 1 + 1j]), 4))
     # full: NumPy's casting of the fill value
     save("full_2p7_int32", np.full(3, 2.7, dtype=np.int32))
     save("full_m2p7_int16", np.full(2, -2.7, dtype=np.int16))
