@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "cunp/detail/core/device_wait.hpp"
 #include "cunp/detail/cpu/core/loops.hpp"
 #include "cunp/dtype.hpp"
 #include "cunp/memory.hpp"
@@ -132,7 +133,10 @@ template <element_type Elem> class ndarray {
                                     src.storage()->pinned());
     } else if (dev.is_cpu()) {
       detail::check_synchronize_allowed("ndarray::to(cpu)");
-      detail::gpu()->copy_to_host(src.device().index(), out.data(), src.data(), nbytes(), false);
+      const int from = src.device().index();
+      detail::gpu()->copy_to_host(from, out.data(), src.data(), nbytes(), false);
+      detail::raise_pending_index_fault(src.device(), detail::waited::stream,
+                                        detail::stream_for(from));
     } else {  // between two GPUs, through the host
       return src.to(cpu).to(dev);
     }
@@ -155,6 +159,8 @@ template <element_type Elem> class ndarray {
     detail::check_synchronize_allowed("ndarray::item");
     Elem v;
     detail::gpu()->copy_to_host(device().index(), &v, data(), sizeof(Elem), false);
+    detail::raise_pending_index_fault(device(), detail::waited::stream,
+                                      detail::stream_for(device().index()));
     return v;
   }
 

@@ -2,6 +2,7 @@
 #pragma once
 #include <utility>
 
+#include "cunp/detail/core/device_wait.hpp"
 #include "cunp/memory.hpp"
 
 namespace cunp {
@@ -12,6 +13,7 @@ inline void synchronize(device dev = default_device()) {
   if (dev.is_cpu()) return;
   detail::check_synchronize_allowed("cunp::synchronize");
   detail::gpu()->synchronize(dev.index());
+  detail::raise_pending_index_fault(dev, detail::waited::device);
 }
 
 /// allow_synchronize(false) makes every call that would wait for the GPU on this thread throw
@@ -36,6 +38,7 @@ class stream {
   void synchronize() const {
     detail::check_synchronize_allowed("cunp::stream::synchronize");
     detail::gpu()->stream_synchronize(dev_.index(), handle_);
+    detail::raise_pending_index_fault(dev_, detail::waited::stream, handle_);
   }
   [[nodiscard]] device dev() const { return dev_; }
   /// The cudaStream_t, for calling CUDA libraries on it.
@@ -82,6 +85,7 @@ class event {
   void synchronize() const {
     detail::check_synchronize_allowed("cunp::event::synchronize");
     detail::gpu()->event_synchronize(handle_);
+    detail::raise_pending_index_fault(dev_, detail::waited::event);
   }
   /// Milliseconds between two recorded events (cudaEventElapsedTime).
   [[nodiscard]] static float elapsed_ms(const event& start, const event& end) {

@@ -42,6 +42,8 @@ struct strided_shape {
   std::int64_t extent[max_dims];
 };
 
+struct index_fault;  // detail/indexing/fault.hpp
+
 struct gpu_runtime {
   int (*device_count)();
   // Stream-ordered pool memory on the calling thread's current stream of `dev`.
@@ -66,7 +68,7 @@ struct gpu_runtime {
   void (*synchronize)(int dev);
   void* (*stream_create)(int dev);
   void (*stream_destroy)(int dev, void* s);
-  void (*stream_synchronize)(int dev, void* s);
+  void (*stream_synchronize)(int dev, void* s);  // s nullptr: the per-thread default stream
   void* (*event_create)(int dev);
   void (*event_destroy)(int dev, void* e);
   void (*event_record)(int dev, void* e, void* stream);
@@ -79,6 +81,9 @@ struct gpu_runtime {
   // The vendor libraries' plan cache (cunp/detail/cuda/core/plan_cache.cuh).
   plan_cache_stats (*plan_cache_info)(int dev);
   void (*clear_plan_cache)(int dev);
+  // Reads the fault record of `dev` after the calling thread's current stream: when a bad index
+  // is ready there, copies it to `out`, clears the record and returns true.
+  bool (*take_index_fault)(int dev, index_fault* out);
 };
 
 /// The table, or nullptr when no nvcc-compiled translation unit registered one.

@@ -4,6 +4,8 @@
 #include "cunp/detail/cuda/core/runtime.cuh"
 #include "cunp/detail/cuda/creation/generate.cuh"
 #include "cunp/detail/cuda/expr/elementwise.cuh"
+#include "cunp/detail/cuda/indexing/gather.cuh"
+#include "cunp/detail/cuda/indexing/scatter.cuh"
 #include "cunp/detail/cuda/reduce/reduce.cuh"
 #include "cunp/detail/cuda/scan/scan.cuh"
 #include "cunp/detail/cuda/sort/sort.cuh"

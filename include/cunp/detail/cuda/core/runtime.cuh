@@ -5,6 +5,7 @@
 #include "cunp/detail/cuda/core/plan_cache.cuh"
 #include "cunp/detail/cuda/core/pool.cuh"
 #include "cunp/detail/cuda/core/transfer.cuh"
+#include "cunp/detail/cuda/indexing/fault.cuh"
 
 namespace cunp::detail::cuda {
 
@@ -39,7 +40,8 @@ inline const gpu_runtime runtime_table = {
     },
     [](int dev, void* s) {
       device_scope scope(dev);
-      CUNP_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(s)));
+      CUNP_CUDA_CHECK(
+          cudaStreamSynchronize(s ? static_cast<cudaStream_t>(s) : cudaStreamPerThread));
     },
     [](int dev) -> void* {
       device_scope scope(dev);
@@ -67,6 +69,7 @@ inline const gpu_runtime runtime_table = {
     set_memory_limit,
     plan_cache_info,
     clear_plan_cache,
+    take_index_fault,
 };
 
 // Every CUDA translation unit registers the same table; the first one at start-up wins.

@@ -781,6 +781,7 @@ std::pair<T, T> value_range(cuda_backend, const ndarray<T>& a) {
   cuda::value_pair<T> r{};
   CUNP_CUDA_CHECK(cudaMemcpyAsync(&r, out, sizeof(r), cudaMemcpyDeviceToHost, on.stream));
   CUNP_CUDA_CHECK(cudaStreamSynchronize(on.stream));
+  raise_pending_index_fault(a.device(), waited::stream, stream_for(on.dev));
   return {r.lo, r.hi};
 }
 
