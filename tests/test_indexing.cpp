@@ -264,6 +264,15 @@ void at_cases(archive& g, cunp::device dev) {
   const T v00 = av.to(cpu).to_vector()[0];
   g.check(
       "add_at__scalar", [&] { return after(aa, [&](auto& a) { cunp::add_at(a, ai, v00); }); }, 0);
+  // NumPy's spelling, np.add.at: the ufunc objects' at is the same call.
+  g.check(
+      "add_at", [&] { return after(aa, [&](auto& a) { cunp::ufunc::add.at(a, ai, av); }); }, 0);
+  g.check(
+      "maximum_at",
+      [&] { return after(aa, [&](auto& a) { cunp::ufunc::maximum.at(a, ai, am); }); }, 0);
+  g.check(
+      "add_at__scalar",
+      [&] { return after(aa, [&](auto& a) { cunp::ufunc::add.at(a, ai, v00); }); }, 0);
   g.check(
       "add_at__2d_idx",
       [&] {

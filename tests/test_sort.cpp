@@ -19,10 +19,6 @@ using cunp::slice;
 namespace {
 
 template <class T>
-std::string dname() {
-  return std::string(cunp::dtype_name_v<T>);
-}
-template <class T>
 ndarray<T> gold(const std::string& d, const std::string& name) {
   return golden<T>("sort_" + d + "_" + name);
 }

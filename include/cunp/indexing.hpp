@@ -17,6 +17,7 @@
 //   indices have been written by then. set_index_checking(index_checking::eager) makes every
 //   index call on a GPU wait and throw at once (for debugging).
 #pragma once
+#include <initializer_list>
 #include <optional>
 #include <string>
 #include <type_traits>
@@ -464,6 +465,12 @@ ndarray<T> choose(const ndarray<I>& a, const std::vector<ndarray<T>>& choices,
                   const ndarray<T>& out, index_mode mode = index_mode::raise) {
   return detail::choose_impl<Backend>(a, choices, &out, mode);
 }
+/// numpy.choose(a, [x, y, z], mode) with the choices braced: `cunp::choose(a, {x, y, z})`.
+template <class Backend = detail::compiled_backend, element_type I, element_type T>
+[[nodiscard]] ndarray<T> choose(const ndarray<I>& a, std::initializer_list<ndarray<T>> choices,
+                                index_mode mode = index_mode::raise) {
+  return detail::choose_impl<Backend>(a, std::vector<ndarray<T>>(choices), nullptr, mode);
+}
 
 // ---------------------------------------------------------------------------------------------
 // The ufunc.at family: a[indices] op= v, repeated indices applied once each
@@ -497,5 +504,34 @@ CUNP_UFUNC_AT(maximum_at, maximum_op)
 /// numpy.minimum.at: NaN propagates, as numpy.minimum.
 CUNP_UFUNC_AT(minimum_at, minimum_op)
 #undef CUNP_UFUNC_AT
+
+namespace detail {
+/// The index_op of ufunc.at for the ufuncs that have one.
+template <class Op> inline constexpr bool has_ufunc_at = false;
+template <class Op> inline constexpr index_op ufunc_at_op = index_op::add_at;
+#define CUNP_UFUNC_AT_OP(OP, NAME)                          \
+  template <> inline constexpr bool has_ufunc_at<OP> = true; \
+  template <> inline constexpr index_op ufunc_at_op<OP> = index_op::NAME;
+CUNP_UFUNC_AT_OP(add_op, add_at)
+CUNP_UFUNC_AT_OP(subtract_op, subtract_at)
+CUNP_UFUNC_AT_OP(multiply_op, multiply_at)
+CUNP_UFUNC_AT_OP(maximum_op, maximum_at)
+CUNP_UFUNC_AT_OP(minimum_op, minimum_at)
+#undef CUNP_UFUNC_AT_OP
+}  // namespace detail
+
+template <class Op, int Arity>
+template <class Backend, element_type T, element_type I, class V>
+void ufunc_object<Op, Arity>::at(const ndarray<T>& a, const ndarray<I>& indices,
+                                 const V& v) const {
+  static_assert(detail::has_ufunc_at<Op>,
+                "cunp has ufunc.at for add, subtract, multiply, maximum and minimum "
+                "(cunp::add_at and its family)");
+  if constexpr (detail::is_ndarray_v<V>)
+    detail::ufunc_at_impl<Op, Backend>(detail::ufunc_at_op<Op>, a, indices, v);
+  else
+    detail::ufunc_at_impl<Op, Backend>(detail::ufunc_at_op<Op>, a, indices,
+                                       detail::index_scalar_value<T>(v, a.device()));
+}
 
 }  // namespace cunp

@@ -25,6 +25,9 @@ template <index_t V> const std::vector<index_t>& empty_extents() {
   static const std::vector<index_t> extents{V};
   return extents;
 }
+/// Whether X is an ndarray (not an expression, not a C++ value).
+template <class X> inline constexpr bool is_ndarray_v = false;
+template <class T> inline constexpr bool is_ndarray_v<ndarray<T>> = true;
 }  // namespace detail
 
 /// numpy.ndarray: shape, element strides, offset and device over shared storage. Copying the

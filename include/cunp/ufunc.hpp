@@ -129,10 +129,11 @@ struct reduce_options;
 
 /// A ufunc as NumPy's object, cunp::ufunc::<name> for each function of the table below. Called,
 /// it is the function (`cunp::ufunc::add(a, b)` is `cunp::add(a, b)`); its methods are NumPy's:
-/// outer (every binary ufunc) and, in ufunc_methods.hpp, reduce, accumulate and reduceat (the
+/// outer (every binary ufunc), in ufunc_methods.hpp reduce, accumulate and reduceat (the
 /// associative binary ufuncs: add, multiply, maximum, minimum, fmax, fmin, logical_and,
-/// logical_or, logical_xor, bitwise_and, bitwise_or, bitwise_xor). Their axis is 0 by default,
-/// as NumPy's; `{}` is axis=None.
+/// logical_or, logical_xor, bitwise_and, bitwise_or, bitwise_xor), and in indexing.hpp at (add,
+/// subtract, multiply, maximum, minimum). Their axis is 0 by default, as NumPy's; `{}` is
+/// axis=None.
 template <class Op, int Arity> struct ufunc_object {
   static constexpr const char* name = Op::name;
 
@@ -174,6 +175,11 @@ template <class Op, int Arity> struct ufunc_object {
   template <class Dtype = void, class Backend = detail::compiled_backend, array_like X>
   [[nodiscard]] auto reduceat(const X& x, const std::vector<index_t>& indices,
                               index_t axis = 0) const;
+  /// ufunc.at(a, indices, v): a[indices] = op(a[indices], v) unbuffered, a repeated index
+  /// applied once per occurrence (add, subtract, multiply, maximum, minimum: indexing.hpp's
+  /// add_at family, which defines it).
+  template <class Backend = detail::compiled_backend, element_type T, element_type I, class V>
+  void at(const ndarray<T>& a, const ndarray<I>& indices, const V& v) const;
 };
 
 // The table of ufuncs: name(args...) returns an expression; name(args..., out) writes into out,

@@ -35,6 +35,9 @@ inline std::vector<cunp::device> backends() {
 }
 
 /// Comparison tolerances per element type: exact for integers and bool.
+/// NumPy's name of T's dtype ("float32"), as golden data names its cases.
+template <class T> std::string dname() { return std::string(cunp::dtype_name_v<T>); }
+
 template <class T> struct tolerance { static constexpr double rtol = 0, atol = 0; };
 template <> struct tolerance<cunp::float16> { static constexpr double rtol = 1e-3, atol = 0; };
 template <> struct tolerance<cunp::bfloat16> { static constexpr double rtol = 1e-2, atol = 0; };

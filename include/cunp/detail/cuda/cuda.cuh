@@ -6,6 +6,8 @@
 #include "cunp/detail/cuda/expr/elementwise.cuh"
 #include "cunp/detail/cuda/indexing/gather.cuh"
 #include "cunp/detail/cuda/indexing/scatter.cuh"
+#include "cunp/detail/cuda/indexing/select.cuh"
+#include "cunp/detail/cuda/manipulation/repeat.cuh"
 #include "cunp/detail/cuda/reduce/reduce.cuh"
 #include "cunp/detail/cuda/scan/scan.cuh"
 #include "cunp/detail/cuda/sort/sort.cuh"
