@@ -20,7 +20,9 @@
 // copy (a few operations per side, in chunks of doubling length when a pad is wider than its
 // axis): they need no kernel of their own, so they also work on GPU data from a host-compiled
 // translation unit. linear_ramp, the statistics and reflect_type odd evaluate expressions and
-// reductions, which a GPU runs from nvcc-compiled code only.
+// reductions, which a GPU runs from nvcc-compiled code only. On a GPU, from nvcc-compiled code,
+// edge, wrap, and reflect and symmetric with reflect_type even are one gather instead, where
+// every pad fits within one period of its mode (detail/pad/index_map.hpp).
 #pragma once
 #include <algorithm>
 #include <cmath>
@@ -36,6 +38,7 @@
 #include <utility>
 #include <vector>
 
+#include "cunp/detail/pad/index_map.hpp"
 #include "cunp/detail/pad/modes.hpp"
 #include "cunp/detail/pad/pairs.hpp"
 
@@ -354,6 +357,20 @@ template <class Backend = detail::compiled_backend, element_type T>
     return ndarray<T>(shape, array.device());
   }
 
+  if (mode == pad_mode::edge || mode == pad_mode::wrap || mode == pad_mode::reflect ||
+      mode == pad_mode::symmetric) {
+    // On a GPU, one gather where every pad fits within one period (detail/pad/index_map.hpp).
+    using detail::pad_rule;
+    const pad_rule rule = mode == pad_mode::edge      ? pad_rule::edge
+                          : mode == pad_mode::wrap    ? pad_rule::wrap
+                          : mode == pad_mode::reflect ? pad_rule::reflect
+                                                      : pad_rule::symmetric;
+    if (const auto axes = detail::pad_index_map(rule, options.reflect_type == reflect_type::odd,
+                                                widths, in))
+      if (auto out = detail::dispatch<Backend>(
+              array.device(), [&](auto be) { return pad_by_map(be, array, shape, *axes); }))
+        return std::move(*out);
+  }
   switch (mode) {
     case pad_mode::edge: {
       const ndarray<T> padded = dp::padded_copy(array, shape, widths);
@@ -421,3 +438,8 @@ template <class Backend = detail::compiled_backend, element_type T>
 }
 
 }  // namespace cunp
+
+// The CUDA backend of this header, for nvcc TUs.
+#if defined(__CUDACC__)
+#include "cunp/detail/cuda/pad/index_map.cuh"
+#endif

@@ -8,6 +8,7 @@
 #include "cunp/detail/cuda/indexing/scatter.cuh"
 #include "cunp/detail/cuda/indexing/select.cuh"
 #include "cunp/detail/cuda/manipulation/repeat.cuh"
+#include "cunp/detail/cuda/pad/index_map.cuh"
 #include "cunp/detail/cuda/reduce/reduce.cuh"
 #include "cunp/detail/cuda/scan/scan.cuh"
 #include "cunp/detail/cuda/sort/sort.cuh"

@@ -76,14 +76,16 @@ CUNP_HD constexpr T finite_max() {
 // Floating point ufuncs.
 
 /// NumPy's npy_logaddexp: log(e^x + e^y) without overflow; equal arguments (two infinities of
-/// one sign too, where x - y is NaN) give x + log 2, and a NaN propagates.
+/// one sign too, where x - y is NaN) give x + log 2, and a NaN propagates. NumPy's two branches
+/// (x + log1p(exp(-d)) for d > 0, y + log1p(exp(d)) otherwise) as one, max(x, y) +
+/// log1p(exp(-|d|)), which is the same value: on a GPU the branches diverge within a warp and
+/// cost the transcendentals twice (float64 ran at 0.6 of CuPy's speed).
 template <class R>
 CUNP_HD R logaddexp(R x, R y) {
   if (x == y) return x + ln2_v<R>;
   const R d = x - y;
-  if (d > 0) return x + real_log1p(real_exp(-d));
-  if (d <= 0) return y + real_log1p(real_exp(d));
-  return d;
+  if (is_nan(d)) return d;
+  return (d > 0 ? x : y) + real_log1p(real_exp(d > 0 ? -d : d));
 }
 /// npy_logaddexp2: log2(2^x + 2^y), likewise.
 template <class R>
@@ -91,9 +93,8 @@ CUNP_HD R logaddexp2(R x, R y) {
   constexpr R log2e = R(1.442695040888963407359924681001892137);
   if (x == y) return x + 1;
   const R d = x - y;
-  if (d > 0) return x + log2e * real_log1p(real_exp2(-d));
-  if (d <= 0) return y + log2e * real_log1p(real_exp2(d));
-  return d;
+  if (is_nan(d)) return d;
+  return (d > 0 ? x : y) + log2e * real_log1p(real_exp2(d > 0 ? -d : d));
 }
 struct logaddexp_op : ufunc_loops<real_loops> {
   static constexpr const char* name = "logaddexp";

@@ -4,6 +4,7 @@
 // device's fault record (fault.cuh), never read.
 #pragma once
 #include "cunp/detail/cuda/indexing/fault.cuh"
+#include "cunp/detail/cuda/indexing/index_loop.cuh"
 #include "cunp/indexing.hpp"
 
 namespace cunp::detail {
@@ -14,18 +15,16 @@ template <class Item, class I>
 CUNP_KERNEL void gather_kernel(loop_layout<3> l, index_target t, index_mode mode, Item* out,
                                const I* idx, const Item* src, index_fault* f,
                                unsigned long long call) {
-  const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < l.size;
-       i += step) {
-    std::int64_t off[3] = {0, 0, 0};
-    add_offsets(i, l, off);
-    std::int64_t k = 0;
-    if (!normalize_index(index_value(idx[off[gather_index]]), t.n, mode, k)) {
-      report_bad_index(f, call, i);
-      continue;
-    }
-    out[off[gather_out]] = src[off[gather_base] + k * t.stride];
-  }
+  for_index_groups(l, gather_index, idx, take_normalize{t.n, mode}, f, call,
+                   [&](const auto&, const auto& off, const auto& k, const auto& ok) {
+                     Item v[index_unroll];
+#pragma unroll
+                     for (int u = 0; u < index_unroll; ++u)
+                       if (ok[u]) v[u] = src[off[u][gather_base] + k[u] * t.stride];
+#pragma unroll
+                     for (int u = 0; u < index_unroll; ++u)
+                       if (ok[u]) out[off[u][gather_out]] = v[u];
+                   });
 }
 
 template <class Item, class I>
@@ -71,10 +70,10 @@ void gather(cuda_backend, const gather_plan& p, const index_check& c, index_mode
   using Item = typename cuda::item_of<sizeof(T)>::type;
   const cuda::fault_scope fs(src.device().index());
   if (p.layout.size == 0) return fs.check_only(c, idx.data(), p.target.n);
-  cuda::gather_kernel<Item, I>
-      <<<cuda::grid_for(fs.dev(), p.layout.size), cuda::block_threads, 0, fs.stream()>>>(
-          p.layout, p.target, mode, reinterpret_cast<Item*>(out.data()), idx.data(),
-          reinterpret_cast<const Item*>(src.data()), fs.record(), fs.call());
+  const unsigned grid = cuda::grid_for(fs.dev(), p.layout.size, cuda::index_unroll);
+  cuda::gather_kernel<Item, I><<<grid, cuda::block_threads, 0, fs.stream()>>>(
+      p.layout, p.target, mode, reinterpret_cast<Item*>(out.data()), idx.data(),
+      reinterpret_cast<const Item*>(src.data()), fs.record(), fs.call());
   CUNP_CUDA_CHECK_LAUNCH("gather_kernel");
   if (c.enabled) fs.commit(c, operand_layout(p.layout, gather_index), idx.data(), p.target.n);
 }

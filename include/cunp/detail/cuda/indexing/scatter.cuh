@@ -15,6 +15,7 @@
 
 #include "cunp/detail/cuda/core/workspace.cuh"
 #include "cunp/detail/cuda/indexing/fault.cuh"
+#include "cunp/detail/cuda/indexing/index_loop.cuh"
 #include "cunp/detail/expr/ufunc_ops.hpp"
 #include "cunp/indexing.hpp"
 
@@ -25,33 +26,30 @@ namespace cuda {
 template <class W, class I>
 CUNP_KERNEL void claim_kernel(loop_layout<4> l, index_target t, index_mode mode, const I* idx,
                               W* winner, index_fault* f, unsigned long long call) {
-  const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < l.size;
-       i += step) {
-    std::int64_t off[4] = {0, 0, 0, 0};
-    add_offsets(i, l, off);
-    std::int64_t k = 0;
-    if (!normalize_index(index_value(idx[off[scatter_index]]), t.n, mode, k)) {
-      report_bad_index(f, call, i);
-      continue;
-    }
-    atomicMax(winner + off[scatter_cbase] + k * t.cstride, static_cast<W>(i + 1));
-  }
+  for_index_groups(l, scatter_index, idx, take_normalize{t.n, mode}, f, call,
+                   [&](const auto& pos, const auto& off, const auto& k, const auto& ok) {
+#pragma unroll
+                     for (int u = 0; u < index_unroll; ++u)
+                       if (ok[u])
+                         atomicMax(winner + off[u][scatter_cbase] + k[u] * t.cstride,
+                                   static_cast<W>(pos[u] + 1));
+                   });
 }
 
+/// The second pass of put: a position writes where the first pass made it the winner (a bad
+/// index was reported by the first pass and is skipped here).
 template <class Item, class W, class I>
 CUNP_KERNEL void put_kernel(loop_layout<4> l, index_target t, index_mode mode, std::int64_t cycle,
                             const I* idx, const Item* v, Item* a, const W* winner) {
-  const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < l.size;
-       i += step) {
-    std::int64_t off[4] = {0, 0, 0, 0};
-    add_offsets(i, l, off);
-    std::int64_t k = 0;
-    if (!normalize_index(index_value(idx[off[scatter_index]]), t.n, mode, k)) continue;
-    if (winner[off[scatter_cbase] + k * t.cstride] != static_cast<W>(i + 1)) continue;
-    a[off[scatter_base] + k * t.stride] = v[cycle ? i % cycle : off[scatter_value]];
-  }
+  for_index_groups(l, scatter_index, idx, take_normalize{t.n, mode}, nullptr, 0,
+                   [&](const auto& pos, const auto& off, const auto& k, const auto& ok) {
+#pragma unroll
+                     for (int u = 0; u < index_unroll; ++u)
+                       if (ok[u] && winner[off[u][scatter_cbase] + k[u] * t.cstride] ==
+                                        static_cast<W>(pos[u] + 1))
+                         a[off[u][scatter_base] + k[u] * t.stride] =
+                             v[cycle ? pos[u] % cycle : off[u][scatter_value]];
+                   });
 }
 
 /// *p = f(*p) atomically by compare-and-swap: on the aligned 32-bit word that holds a 1- or
@@ -152,18 +150,17 @@ __device__ void atomic_update(T* p, const T& v, unsigned* locks) {
 template <class Op, class T, class I>
 CUNP_KERNEL void at_kernel(loop_layout<4> l, index_target t, const I* idx, const T* v, T* a,
                            unsigned* locks, index_fault* f, unsigned long long call) {
-  const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
-  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < l.size;
-       i += step) {
-    std::int64_t off[4] = {0, 0, 0, 0};
-    add_offsets(i, l, off);
-    std::int64_t k = 0;
-    if (!normalize_index(index_value(idx[off[scatter_index]]), t.n, index_mode::raise, k)) {
-      report_bad_index(f, call, i);
-      continue;
-    }
-    atomic_update<Op>(a + off[scatter_base] + k * t.stride, v[off[scatter_value]], locks);
-  }
+  for_index_groups(l, scatter_index, idx, take_normalize{t.n, index_mode::raise}, f, call,
+                   [&](const auto&, const auto& off, const auto& k, const auto& ok) {
+                     T w[index_unroll];
+#pragma unroll
+                     for (int u = 0; u < index_unroll; ++u)
+                       if (ok[u]) w[u] = v[off[u][scatter_value]];
+#pragma unroll
+                     for (int u = 0; u < index_unroll; ++u)
+                       if (ok[u])
+                         atomic_update<Op>(a + off[u][scatter_base] + k[u] * t.stride, w[u], locks);
+                   });
 }
 
 /// The two passes of put with a winner table of W (32 bits while the positions fit).
@@ -174,7 +171,7 @@ void put_passes(const fault_scope& fs, const scatter_plan& p, index_mode mode, c
   const workspace table(fs.dev(), static_cast<std::size_t>(a.size()) * sizeof(W));
   W* winner = static_cast<W*>(table.data());
   CUNP_CUDA_CHECK(cudaMemsetAsync(winner, 0, table.size(), fs.stream()));
-  const unsigned grid = grid_for(fs.dev(), p.layout.size);
+  const unsigned grid = grid_for(fs.dev(), p.layout.size, index_unroll);
   claim_kernel<W, I><<<grid, block_threads, 0, fs.stream()>>>(p.layout, p.target, mode, idx.data(),
                                                               winner, fs.record(), fs.call());
   CUNP_CUDA_CHECK_LAUNCH("claim_kernel");
@@ -211,10 +208,10 @@ void scatter_at(cuda_backend, const scatter_plan& p, const index_check& c, const
     locks.emplace(fs.dev(), cuda::update_locks * sizeof(unsigned));
     CUNP_CUDA_CHECK(cudaMemsetAsync(locks->data(), 0, locks->size(), fs.stream()));
   }
-  cuda::at_kernel<Op, T, I>
-      <<<cuda::grid_for(fs.dev(), p.layout.size), cuda::block_threads, 0, fs.stream()>>>(
-          p.layout, p.target, idx.data(), v.data(), a.data(),
-          locks ? static_cast<unsigned*>(locks->data()) : nullptr, fs.record(), fs.call());
+  const unsigned grid = cuda::grid_for(fs.dev(), p.layout.size, cuda::index_unroll);
+  cuda::at_kernel<Op, T, I><<<grid, cuda::block_threads, 0, fs.stream()>>>(
+      p.layout, p.target, idx.data(), v.data(), a.data(),
+      locks ? static_cast<unsigned*>(locks->data()) : nullptr, fs.record(), fs.call());
   CUNP_CUDA_CHECK_LAUNCH("at_kernel");
   if (c.enabled) fs.commit(c, operand_layout(p.layout, scatter_index), idx.data(), p.target.n);
 }
