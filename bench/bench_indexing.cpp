@@ -10,6 +10,8 @@
 // host); operations whose size depends on the data wait for the device once inside the timing.
 #include <cublas_v2.h>
 
+#include <cub/device/device_select.cuh>
+
 #include <map>
 #include <memory>
 #include <string>
@@ -34,6 +36,26 @@ template <class T> const ndarray<T>& kept(const std::string& what, const shape_t
 }
 
 template <class T> double bytes_of(const ndarray<T>& a) { return double(a.nbytes()); }
+
+/// n int64 indices drawn uniformly from [0, range) (splitmix64, as cupy_indexing.py makes them),
+/// kept for the run.
+const ndarray<std::int64_t>& kept_indices(index_t n, index_t range) {
+  static auto* cache = new std::map<std::pair<index_t, index_t>, ndarray<std::int64_t>>();
+  auto it = cache->find({n, range});
+  if (it == cache->end()) {
+    std::vector<std::int64_t> v(static_cast<std::size_t>(n));
+    splitmix64 g{7};
+    for (auto& x : v) x = static_cast<std::int64_t>(g() % static_cast<std::uint64_t>(range));
+    it = cache->emplace(std::make_pair(n, range), cunp::asarray(v, {n}, cunp::cpu).to(gpu0)).first;
+  }
+  return it->second;
+}
+
+/// The mask a > 0 of the kept random array: 50% of the elements, at random places.
+const ndarray<bool>& kept_mask(index_t n) {
+  static const ndarray<bool> m = cunp::eval(kept<float>("flat", {n}) > 0.0f);
+  return m;
+}
 
 // ---- copies of any layout ------------------------------------------------------------------
 
@@ -82,6 +104,107 @@ void flip_cunp(State& s) {  // a[:, ::-1] copied, n x n float32
            [&] { consume(cunp::ascontiguousarray(r)); });
 }
 
+// ---- joining and rolling ------------------------------------------------------------------
+
+/// concatenate((a, b), axis) of two 1 GiB float32 arrays of shape (n, n).
+void concatenate_cunp(State& s) {
+  const index_t n = 16384;
+  const auto& a = kept<float>("square", {n, n});
+  const auto& b = kept<float>("square2", {n, n});
+  const auto axis = s.range(0);
+  gpu_loop(s, {4 * bytes_of(a), against::copy_ceiling, true},
+           [&] { consume(cunp::concatenate({a, b}, axis)); });
+}
+
+/// The same with the CUDA runtime's copies: one cudaMemcpyAsync per input along axis 0, one
+/// cudaMemcpy2DAsync per input along axis 1.
+void concatenate_raw(State& s) {
+  const index_t n = 16384;
+  const auto& a = kept<float>("square", {n, n});
+  const auto& b = kept<float>("square2", {n, n});
+  auto out = cunp::empty<float>({2 * n, n}, gpu0);
+  const std::size_t row = n * sizeof(float);
+  gpu_loop(s, {4 * bytes_of(a), against::copy_ceiling, true}, [&] {
+    if (s.range(0) == 0) {
+      cudaMemcpyAsync(out.data(), a.data(), a.nbytes(), cudaMemcpyDeviceToDevice, stream());
+      cudaMemcpyAsync(out.data() + a.size(), b.data(), b.nbytes(), cudaMemcpyDeviceToDevice,
+                      stream());
+    } else {
+      cudaMemcpy2DAsync(out.data(), 2 * row, a.data(), row, row, n, cudaMemcpyDeviceToDevice,
+                        stream());
+      cudaMemcpy2DAsync(out.data() + n, 2 * row, b.data(), row, row, n, cudaMemcpyDeviceToDevice,
+                        stream());
+    }
+  });
+}
+
+void roll_cunp(State& s) {  // np.roll(a, 12345) of 2^28 float32
+  const auto& a = kept<float>("flat", {index_t(1) << 28});
+  gpu_loop(s, {2 * bytes_of(a), against::copy_ceiling, true},
+           [&] { consume(cunp::roll(a, 12345)); });
+}
+
+// ---- selection and integer indexing ---------------------------------------------------------
+
+/// a[a > 0] of 2^28 float32 (the mask made beforehand): reads a and m, writes the half selected.
+/// Waits for the device once (the result's size), inside the timing.
+void mask_cunp(State& s) {
+  const index_t n = index_t(1) << 28;
+  const auto& a = kept<float>("flat", {n});
+  const auto& m = kept_mask(n);
+  const double bytes = bytes_of(a) + bytes_of(m) + 4.0 * double(cunp::count_nonzero(m).item());
+  gpu_loop(s, {bytes, against::copy_ceiling, false}, [&] { consume(cunp::mask(a, m)); });
+}
+
+/// CUB's DeviceSelect::Flagged on the same a and m, its count read back as mask's is.
+void mask_raw(State& s) {
+  const index_t n = index_t(1) << 28;
+  const auto& a = kept<float>("flat", {n});
+  const auto& m = kept_mask(n);
+  const double bytes = bytes_of(a) + bytes_of(m) + 4.0 * double(cunp::count_nonzero(m).item());
+  auto out = cunp::empty<float>({n}, gpu0);
+  auto count = cunp::empty<std::int64_t>({1}, gpu0);
+  std::size_t temp_bytes = 0;
+  cub::DeviceSelect::Flagged(nullptr, temp_bytes, a.data(), m.data(), out.data(), count.data(),
+                             n, stream());
+  auto temp = cunp::empty<std::uint8_t>({index_t(temp_bytes)}, gpu0);
+  std::int64_t host = 0;
+  gpu_loop(s, {bytes, against::copy_ceiling, false}, [&] {
+    cub::DeviceSelect::Flagged(temp.data(), temp_bytes, a.data(), m.data(), out.data(),
+                               count.data(), n, stream());
+    cudaMemcpyAsync(&host, count.data(), sizeof host, cudaMemcpyDeviceToHost, stream());
+    cudaStreamSynchronize(stream());
+  });
+}
+
+/// nonzero of 2^28 bool at 50%: reads m, writes the int64 positions. Waits once.
+void nonzero_cunp(State& s) {
+  const index_t n = index_t(1) << 28;
+  const auto& m = kept_mask(n);
+  const double bytes = bytes_of(m) + 8.0 * double(cunp::count_nonzero(m).item());
+  gpu_loop(s, {bytes, against::copy_ceiling, false}, [&] { consume(cunp::nonzero(m)[0]); });
+}
+
+/// take(a, idx) of 2^26 random int64 indices from 2^28 float32: reads idx, writes the result
+/// (the gathered elements are counted once each; random reads move more than that).
+void take_cunp(State& s) {
+  const index_t n = index_t(1) << 28, k = index_t(1) << 26;
+  const auto& a = kept<float>("flat", {n});
+  const auto& idx = kept_indices(k, n);
+  gpu_loop(s, {bytes_of(idx) + 2.0 * 4 * double(k), against::copy_ceiling, true},
+           [&] { consume(cunp::take(a, idx)); });
+}
+
+/// add_at(bins, idx, v): 2^26 float32 values into 2^20 bins (repeated indices accumulate).
+void add_at_cunp(State& s) {
+  const index_t bins = index_t(1) << 20, k = index_t(1) << 26;
+  auto out = cunp::zeros<float>({bins}, gpu0);
+  const auto& idx = kept_indices(k, bins);
+  const auto& v = kept<float>("values", {k});
+  gpu_loop(s, {bytes_of(idx) + bytes_of(v) + 2 * bytes_of(out), against::copy_ceiling, true},
+           [&] { cunp::add_at(out, idx, v); });
+}
+
 // ---- padding --------------------------------------------------------------------------------
 
 void pad_reflect_cunp(State& s) {  // np.pad(a, 8, 'reflect'), n x n float32: reads a, writes out
@@ -106,7 +229,15 @@ void register_benchmarks() {
   gpu("transpose/cunp/int8", transpose_cunp<std::int8_t>, {16384});
   gpu("permute/cunp/float32", permute_cunp, {0});
   gpu("flip_axis1/cunp/float32", flip_cunp, {16384});
+  gpu("concatenate/cunp/float32", concatenate_cunp, {0, 1});
+  gpu("concatenate/raw/float32", concatenate_raw, {0, 1});
+  gpu("roll/cunp/float32", roll_cunp, {1 << 28});
   gpu("pad_reflect/cunp/float32", pad_reflect_cunp, {8192});
+  gpu("mask/cunp/float32", mask_cunp, {1 << 28});
+  gpu("mask/raw/float32", mask_raw, {1 << 28});
+  gpu("nonzero/cunp/bool", nonzero_cunp, {1 << 28});
+  gpu("take/cunp/float32", take_cunp, {1 << 26});
+  gpu("add_at/cunp/float32", add_at_cunp, {1 << 26});
 }
 
 }  // namespace

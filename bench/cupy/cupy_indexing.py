@@ -11,6 +11,7 @@ usage: python3 bench/cupy/cupy_indexing.py [--out cupy_indexing.json] [--filter 
 import sys
 
 from cupy_bench import Bench, arg_parser
+from cupy_report import splitmix
 
 
 def main(argv):
@@ -46,6 +47,30 @@ def main(argv):
     sq = kept("square", (16384, 16384), np.float32)
     run("flip_axis1/cupy/float32", lambda: lambda: cp.ascontiguousarray(sq[:, ::-1]), 16384,
         2 * sq.nbytes)
+
+    # ---- joining and rolling --------------------------------------------------------------------
+    b = kept("square2", (n, n), np.float32)
+    for axis in (0, 1):
+        run("concatenate/cupy/float32", lambda axis=axis: lambda: cp.concatenate((sq, b), axis),
+            axis, 4 * sq.nbytes)
+    flat = kept("flat", (1 << 28,), np.float32)
+    run("roll/cupy/float32", lambda: lambda: cp.roll(flat, 12345), 1 << 28, 2 * flat.nbytes)
+
+    # ---- selection and integer indexing (bench_indexing's inputs: indices from splitmix64) ----
+    m = flat > 0
+    selected = int(cp.count_nonzero(m))
+    bench.run("mask/cupy/float32", lambda _: (lambda: flat[m], ""), [1 << 28],
+              nbytes=lambda _: flat.nbytes + m.nbytes + 4 * selected, ceiling="copy")
+    bench.run("nonzero/cupy/bool", lambda _: (lambda: cp.nonzero(m)[0], ""), [1 << 28],
+              nbytes=lambda _: m.nbytes + 8 * selected, ceiling="copy")
+    idx = (splitmix(cp, 1 << 26, 7) % cp.uint64(1 << 28)).astype(cp.int64)
+    run("take/cupy/float32", lambda: lambda: cp.take(flat, idx), 1 << 26,
+        idx.nbytes + 2 * 4 * idx.size)
+    bins = cp.zeros(1 << 20, cp.float32)
+    at = (splitmix(cp, 1 << 26, 7) % cp.uint64(1 << 20)).astype(cp.int64)
+    values = kept("values", (1 << 26,), np.float32)
+    run("add_at/cupy/float32", lambda: lambda: cp.add.at(bins, at, values), 1 << 26,
+        at.nbytes + values.nbytes + 2 * bins.nbytes)
 
     # ---- padding ------------------------------------------------------------------------------
     p = kept("square", (8192, 8192), np.float32)
