@@ -27,6 +27,7 @@
 
 #include "cunp/creation.hpp"
 #include "cunp/detail/sort/sort_order.hpp"
+#include "cunp/indexing.hpp"
 #include "cunp/manipulation.hpp"
 #include "cunp/ndarray.hpp"
 #include "cunp/promotion.hpp"
@@ -171,14 +172,6 @@ auto assigned_values(const V& v, device dev) {
     x.fill(stored_scalar<T>(v));
     return x;
   }
-}
-
-/// v as an array of T that no write into `a` can change: v itself when it already is one.
-template <class Backend, class T, class V>
-ndarray<T> detached_values(const ndarray<V>& v, const ndarray<T>& a) {
-  if constexpr (std::is_same_v<V, T>)
-    if (!may_share_memory(v, a)) return v;
-  return v.template astype<T, Backend>();
 }
 
 /// "(3,)" in a[m] = v's errors: NumPy's compact shape.
@@ -450,7 +443,7 @@ void assign_mask(const ndarray<T>& a, const M& m, const V& v) {
     } else if (!fits || *along != sel.count) {
       throw detail::value_shape_mismatch(values, result);
     }
-    const ndarray<T> w = detail::detached_values<Backend>(values, a);
+    const ndarray<T> w = detail::unaliased(detail::index_values_as<Backend, T>(values), a);
     const ndarray<T> spread(w.storage(), w.offset(), result, detail::assignment_strides(w, result));
     assign_selected(be, sel, a, k, spread);
   });
