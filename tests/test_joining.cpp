@@ -3,6 +3,7 @@
 // hsplit, vsplit, dsplit, on every backend, with views and negative strides as inputs and every
 // error NumPy raises. The split family must return views of its input.
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <tuple>
 #include <vector>
@@ -19,8 +20,9 @@ namespace {
 template <class T> using list = std::vector<ndarray<T>>;
 
 /// Requires f() to give NumPy's pieces of case `name`, each a view of base, or NumPy's error.
-template <class T, class F>
-void check_pieces(archive& g, const std::string& name, const ndarray<T>& base, F&& f) {
+template <class T>
+void check_pieces(archive& g, const std::string& name, const ndarray<T>& base,
+                  const std::function<list<T>()>& f) {
   INFO(name);
   if (g.contains(name + "__error")) {
     const auto bytes = g.get<std::uint8_t>(name + "__error").to_vector();

@@ -3,6 +3,7 @@
 // backend, with views and negative strides as inputs and every error NumPy raises.
 #include <complex>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -20,8 +21,9 @@ namespace {
 using storage_t = std::shared_ptr<cunp::detail::buffer>;
 
 /// g.check of a function that returns a view: the result must also share base's storage.
-template <class F>
-void check_view(archive& g, const std::string& name, const storage_t& base, F&& f) {
+template <class T>
+void check_view(archive& g, const std::string& name, const storage_t& base,
+                const std::function<ndarray<T>()>& f) {
   g.check(name, [&] {
     const auto v = f();
     INFO(name);
@@ -31,8 +33,9 @@ void check_view(archive& g, const std::string& name, const storage_t& base, F&& 
 }
 
 /// g.check of a function that returns a new array: it must not share base's storage.
-template <class F>
-void check_copy(archive& g, const std::string& name, const storage_t& base, F&& f) {
+template <class T>
+void check_copy(archive& g, const std::string& name, const storage_t& base,
+                const std::function<ndarray<T>()>& f) {
   g.check(name, [&] {
     const auto c = f();
     INFO(name);
@@ -62,8 +65,8 @@ template <class T> void rearranging_cases(cunp::device dev) {
   const auto& b1 = x1.storage();
   const auto& b2 = x2.storage();
   const auto& b3 = x3.storage();
-#define VIEW(NAME, BASE, ...) check_view(g, NAME, BASE, [&] { return __VA_ARGS__; })
-#define COPY(NAME, BASE, ...) check_copy(g, NAME, BASE, [&] { return __VA_ARGS__; })
+#define VIEW(NAME, BASE, ...) check_view(g, NAME, BASE, std::function([&] { return __VA_ARGS__; }))
+#define COPY(NAME, BASE, ...) check_copy(g, NAME, BASE, std::function([&] { return __VA_ARGS__; }))
   VIEW("flip_all", b2, cunp::flip(x2));
   VIEW("flip_a0", b2, cunp::flip(x2, 0));
   VIEW("flip_am1", b3, cunp::flip(x3, -1));

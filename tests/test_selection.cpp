@@ -5,6 +5,7 @@
 // waits: none where the size does not depend on the values.
 #include <cmath>
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <type_traits>
@@ -45,18 +46,13 @@ class golden_cases {
   /// f()'s result (or its error) against member `name`.
   template <class F>
   void check(const std::string& name, F&& f) {
-    arc_.check(
-        name,
-        [&] {
-          auto r = f();
-          REQUIRE(r.device() == dev_);
-          return r;
-        },
-        0);
+    using R = std::decay_t<std::invoke_result_t<F&>>;
+    check_on<R>(name, std::function<R()>(std::ref(f)));
   }
   /// op(b) on a copy b of x: b against member `name`, or NumPy's error with b unchanged.
-  template <class T, class Op>
-  void check_assign(const std::string& name, const ndarray<T>& x, Op&& op) {
+  template <class T>
+  void check_assign(const std::string& name, const ndarray<T>& x,
+                    const std::function<void(const ndarray<std::type_identity_t<T>>&)>& op) {
     const ndarray<T> b = x.copy();
     check(name, [&] {
       op(b);
@@ -68,6 +64,18 @@ class golden_cases {
   void require_all_used() const { arc_.require_all_used(); }
 
  private:
+  // check's body, one copy per result type rather than one per call site (compile time).
+  template <class R> void check_on(const std::string& name, const std::function<R()>& f) {
+    arc_.check(
+        name,
+        [&] {
+          auto r = f();
+          REQUIRE(r.device() == dev_);
+          return r;
+        },
+        0);
+  }
+
   archive arc_;
   cunp::device dev_;
 };

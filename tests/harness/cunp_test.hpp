@@ -5,8 +5,10 @@
 #include <complex>
 #include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <sstream>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "catch.hpp"
@@ -97,9 +99,10 @@ template <class F> void on_every_backend(F&& body) {
 /// Runs make(dev) on every backend and requires every GPU result to be on its device and to
 /// match the cpu backend's result under the dtype's tolerances (or rtol/atol when given: CUDA's
 /// float transcendental functions are within 2 ulp, glibc's within 1). Returns the cpu result.
-template <class F> auto same_on_every_backend(F&& make, double rtol = -1, double atol = 0) {
+template <class T>
+ndarray<T> same_on_every_backend_as(const std::function<ndarray<T>(cunp::device)>& make,
+                                    double rtol, double atol) {
   const auto ref = make(cunp::cpu);
-  using T = typename std::decay_t<decltype(ref)>::value_type;
   REQUIRE(ref.device() == cunp::cpu);
   for (const cunp::device dev : backends()) {
     if (dev.is_cpu()) continue;
@@ -110,6 +113,12 @@ template <class F> auto same_on_every_backend(F&& make, double rtol = -1, double
     else require_close<T>(got.to(cunp::cpu), ref, rtol, atol);
   }
   return ref;
+}
+// The body above is one copy per dtype, not one per call site (compile time).
+template <class F> auto same_on_every_backend(F&& make, double rtol = -1, double atol = 0) {
+  using R = std::decay_t<std::invoke_result_t<F&, cunp::device>>;
+  return same_on_every_backend_as<typename R::value_type>(
+      [&](cunp::device dev) -> ndarray<typename R::value_type> { return make(dev); }, rtol, atol);
 }
 
 /// Where the golden-data script wrote NumPy's outputs (ctest sets CUNP_GOLDEN_DIR).
