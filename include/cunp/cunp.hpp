@@ -19,6 +19,7 @@
 #include "cunp/padding.hpp"
 #include "cunp/print.hpp"
 #include "cunp/profiler.hpp"
+#include "cunp/random.hpp"
 #include "cunp/promotion.hpp"
 #include "cunp/rearranging.hpp"
 #include "cunp/reduce.hpp"

@@ -3,7 +3,7 @@
 // A selection is two passes over tiles of 4096 mask positions. The first counts each tile's
 // selected positions (16 bools a thread in one 16-byte load; a mask expression is evaluated on
 // the way, into flags, so that it runs once); CUB scans the counts and the host reads the total,
-// the one wait (wait_for_values). The second pass ranks each tile's positions with a block scan
+// the one wait (read_back). The second pass ranks each tile's positions with a block scan
 // and then walks them striped, so that a warp reads neighbouring elements and writes
 // neighbouring results. A selection of rows (a mask of leading axes) writes the rows' element
 // offsets in that pass and copies the rows with a third kernel.
@@ -16,6 +16,7 @@
 #include <limits>
 
 #include "cunp/detail/cuda/core/launch.cuh"
+#include "cunp/detail/cuda/core/read_back.cuh"
 #include "cunp/detail/cuda/core/workspace.cuh"
 #include "cunp/detail/cuda/expr/elementwise.cuh"
 #include "cunp/detail/cuda/sort/sort.cuh"
@@ -28,18 +29,6 @@ namespace cuda {
 inline constexpr int select_threads = 256;
 inline constexpr int select_items = 16;  // positions a thread owns in a tile
 inline constexpr std::int64_t select_tile = std::int64_t(select_threads) * select_items;
-
-/// The one wait of a selection whose size depends on the values: copies n int64 values, which
-/// the work queued on on.stream computes, to the host once that work is done; then, as every
-/// wait (detail/core/device_wait.hpp), raises a pending index fault.
-inline void wait_for_values(const on_device& on, const std::int64_t* device_values,
-                            std::int64_t* host_values, int n, const char* what) {
-  check_synchronize_allowed(what);
-  CUNP_CUDA_CHECK(cudaMemcpyAsync(host_values, device_values, std::size_t(n) * sizeof(std::int64_t),
-                                  cudaMemcpyDeviceToHost, on.stream));
-  CUNP_CUDA_CHECK(cudaStreamSynchronize(on.stream));
-  raise_pending_index_fault(cunp::cuda(on.dev), waited::stream, stream_for(on.dev));
-}
 
 inline unsigned tile_grid(std::int64_t tiles) {
   return static_cast<unsigned>(std::min<std::int64_t>(tiles, std::numeric_limits<int>::max()));
@@ -285,7 +274,7 @@ selection<F> finish_count(const on_device& on, selection<F> sel, std::int64_t ti
     return cub::DeviceScan::InclusiveSum(temp, bytes, sums, sums, tiles, on.stream);
   });
   std::int64_t values[2] = {0, -1};
-  wait_for_values(on, sums + tiles - 1, values, bounded ? 2 : 1, what);
+  read_back(on, values, sums + tiles - 1, (bounded ? 2 : 1) * sizeof(std::int64_t), what);
   sel.count = values[0];
   sel.first_beyond = values[1];  // all ones, -1, when nothing lay past the limit
   return sel;

@@ -18,6 +18,7 @@
 #include <cub/device/device_select.cuh>
 
 #include "cunp/detail/cuda/core/launch.cuh"
+#include "cunp/detail/cuda/core/read_back.cuh"
 #include "cunp/detail/cuda/core/workspace.cuh"
 #include "cunp/detail/cuda/sort/radix_sort.cuh"
 #include "cunp/sort.hpp"
@@ -580,15 +581,6 @@ CUNP_KERNEL void histogram_kernel(strided_shape shape, strided_operand a, std::i
   }
 }
 
-/// The calling thread's stream on the array's device, with that device current.
-struct on_device {
-  int dev;
-  device_scope scope;
-  cudaStream_t stream;
-  explicit on_device(cunp::device d)
-      : dev(d.index()), scope(d.index()), stream(current_stream(d.index())) {}
-};
-
 }  // namespace cuda
 
 template <class T>
@@ -777,11 +769,8 @@ std::pair<T, T> value_range(cuda_backend, const ndarray<T>& a) {
     return cub::DeviceReduce::Reduce(temp, bytes, in, out, c.size(), cuda::widen_pair<T>{}, none,
                                      on.stream);
   });
-  check_synchronize_allowed("bincount/histogram (their sizes depend on the values)");
   cuda::value_pair<T> r{};
-  CUNP_CUDA_CHECK(cudaMemcpyAsync(&r, out, sizeof(r), cudaMemcpyDeviceToHost, on.stream));
-  CUNP_CUDA_CHECK(cudaStreamSynchronize(on.stream));
-  raise_pending_index_fault(a.device(), waited::stream, stream_for(on.dev));
+  cuda::read_back(on, &r, out, sizeof(r), "bincount/histogram (their sizes depend on the values)");
   return {r.lo, r.hi};
 }
 

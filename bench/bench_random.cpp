@@ -1,0 +1,81 @@
+// bench/bench_random.cpp: numpy.random.Generator's fills on the GPU (issue 22's rows) against the
+// copy ceiling measured in the same run, counting the bytes written, and cuRAND's own generator
+// (Philox4x32-10, its fastest, through the host API) as the raw call that fills the same buffer.
+//
+// Names are <op>/<impl>/<dtype>/<n>, the keys bench/merge_results.py joins with
+// bench/cupy/cupy_random.py's output (CuPy and PyTorch). The generator's stream continues from
+// call to call, as a user's does. integers over [0, 1000) reads back how many draws it used
+// (its one wait) inside the timing.
+#include <curand.h>
+
+#include <string>
+
+#include "bench_util.hpp"
+
+namespace {
+
+using namespace cunp_bench;
+using benchmark::State;
+
+const cunp::device gpu0 = cunp::cuda(0);
+
+cunp::random::Generator& generator() {
+  static auto* g = new cunp::random::Generator(cunp::random::default_rng(42));
+  return *g;
+}
+
+template <class T> void random_cunp(State& s) {
+  const index_t n = s.range(0);
+  gpu_loop(s, {double(n) * sizeof(T), against::copy_ceiling, true},
+           [&] { consume(generator().random<T>({n}, gpu0)); });
+}
+
+/// curandGenerateUniform(Double) into a kept buffer: cuRAND's Philox, its own stream order.
+template <class T> void random_raw(State& s) {
+  const index_t n = s.range(0);
+  auto out = cunp::empty<T>({n}, gpu0);
+  static curandGenerator_t g = [] {
+    curandGenerator_t x;
+    curandCreateGenerator(&x, CURAND_RNG_PSEUDO_PHILOX4_32_10);
+    curandSetPseudoRandomGeneratorSeed(x, 42);
+    return x;
+  }();
+  curandSetStream(g, cunp::detail::cuda::current_stream(0));
+  gpu_loop(s, {double(n) * sizeof(T), against::copy_ceiling, true}, [&] {
+    if constexpr (std::is_same_v<T, float>) curandGenerateUniform(g, out.data(), std::size_t(n));
+    else curandGenerateUniformDouble(g, out.data(), std::size_t(n));
+  });
+}
+
+void integers_cunp(State& s) {  // integers(0, 1000, n), int64
+  const index_t n = s.range(0);
+  gpu_loop(s, {double(n) * sizeof(std::int64_t), against::copy_ceiling, true},
+           [&] { consume(generator().integers<std::int64_t>(0, 1000, {n}, gpu0)); });
+}
+
+void uniform_cunp(State& s) {  // uniform(-1, 1, n), float64
+  const index_t n = s.range(0);
+  gpu_loop(s, {double(n) * sizeof(double), against::copy_ceiling, true},
+           [&] { consume(generator().uniform<double>(-1.0, 1.0, {n}, gpu0)); });
+}
+
+void register_benchmarks() {
+  using benchmark::RegisterBenchmark;
+  auto gpu = [](const std::string& name, auto fn, std::int64_t n) {
+    gpu_timed(RegisterBenchmark(name.c_str(), fn))->Arg(n);
+  };
+  constexpr std::int64_t n = std::int64_t(1) << 28;
+  gpu("random/cunp/float32", random_cunp<float>, n);
+  gpu("random/raw/float32", random_raw<float>, n);
+  gpu("random/cunp/float64", random_cunp<double>, n);
+  gpu("random/raw/float64", random_raw<double>, n);
+  gpu("uniform/cunp/float64", uniform_cunp, n);
+  gpu("integers/cunp/int64", integers_cunp, n);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  register_benchmarks();
+  return cunp_bench::run_main(argc, argv);
+}

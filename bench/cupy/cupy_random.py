@@ -1,0 +1,55 @@
+#!/usr/bin/env python3
+"""CuPy's and PyTorch's side of bench/bench_random.cpp: the same fills of the same sizes, timed
+the same way (CUDA events on the current stream, 3 untimed warm-up calls, repeats until 50 ms of
+GPU time and at least 20 repeats, median, launch hidden behind a hold kernel), written as
+Google-Benchmark-shaped JSON with names <op>/cupy/<dtype>/<n> (cupy.random's legacy functions,
+cuRAND's XORWOW), <op>/cupy_rng/... (cupy.random.default_rng) and <op>/torch/... (PyTorch, when
+it is installed), so that bench/merge_results.py joins them with bench_random's JSON by name.
+Bytes are the bytes written.
+
+usage: python3 bench/cupy/cupy_random.py [--out cupy_random.json] [--filter REGEX]
+                                          [--min-time SECONDS]
+"""
+import sys
+
+from cupy_bench import Bench, arg_parser
+
+
+def main(argv):
+    args = arg_parser(__doc__, "cupy_random.json", "bench_random").parse_args(argv[1:])
+    import numpy as np
+    import cupy as cp
+
+    bench = Bench(args, "cupy_random.py")
+    bench.measure_ceilings("copy")
+    n = 1 << 28
+
+    def run(name, fn, itemsize):
+        bench.run(name, lambda _: (fn, ""), [n], nbytes=lambda _: n * itemsize, ceiling="copy",
+                  hide_launch=True)
+
+    rng = cp.random.default_rng(42)
+    for dtype in (np.float32, np.float64):
+        d = np.dtype(dtype)
+        run(f"random/cupy/{d.name}", lambda d=d: cp.random.random(n, dtype=d), d.itemsize)
+        run(f"random/cupy_rng/{d.name}", lambda d=d: rng.random(n, dtype=d), d.itemsize)
+    run("uniform/cupy/float64", lambda: cp.random.uniform(-1.0, 1.0, n), 8)
+    run("integers/cupy/int64", lambda: cp.random.randint(0, 1000, n, dtype=np.int64), 8)
+    run("integers/cupy_rng/int64", lambda: rng.integers(0, 1000, n, dtype=np.int64), 8)
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    if torch is not None:
+        for dtype, name in ((torch.float32, "float32"), (torch.float64, "float64")):
+            run(f"random/torch/{name}", lambda dtype=dtype: torch.rand(n, dtype=dtype, device="cuda"),
+                4 if name == "float32" else 8)
+        run("uniform/torch/float64",
+            lambda: torch.empty(n, dtype=torch.float64, device="cuda").uniform_(-1.0, 1.0), 8)
+        run("integers/torch/int64", lambda: torch.randint(0, 1000, (n,), device="cuda"), 8)
+    bench.write()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

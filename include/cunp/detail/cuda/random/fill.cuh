@@ -1,0 +1,271 @@
+// cunp/detail/cuda/random/fill.cuh: the CUDA backend of the random fills, NumPy's numbers in
+// parallel. Every 64-bit draw p of a call is a function of the call's starting state alone (the
+// state p + 1 LCG steps on, one jump), so threads start at their own draws and then step by the
+// grid's width, one multiply-add a draw like the sequential generator.
+//
+// A rule without rejection maps draws to elements by position (64-bit draws one to one; 32-bit
+// draws the buffered half first, then both halves of each 64-bit draw; narrower draws the pieces
+// of each 32-bit one), one kernel. Lemire's bounded integers refuse a few draws, each refusal a
+// function of that draw alone: a first pass counts the accepted draws of each tile of 64-bit
+// draws, CUB scans the counts, and a second pass writes the accepted values at their ranks; the
+// host then reads how many draws the call consumed (its one wait, which allow_synchronize(false)
+// refuses), to leave the generator where NumPy's is. A round that accepted too few (its size is
+// a generous estimate, six standard deviations over the expected refusals) is followed by
+// another from where it stopped, after one more wait.
+#pragma once
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cub/block/block_reduce.cuh>
+#include <cub/block/block_scan.cuh>
+#include <cub/device/device_scan.cuh>
+
+#include "cunp/detail/cuda/core/launch.cuh"
+#include "cunp/detail/cuda/core/read_back.cuh"
+#include "cunp/detail/cuda/core/workspace.cuh"
+#include "cunp/detail/random/draws.hpp"
+#include "cunp/random.hpp"
+
+namespace cunp::detail {
+
+namespace cuda {
+
+inline constexpr int random_threads = 256;
+inline constexpr int random_items = 16;  // 64-bit draws a thread owns in a tile
+inline constexpr std::int64_t random_tile = std::int64_t(random_threads) * random_items;
+
+/// Where a call's draws start: its state, whether the buffered half comes first (lead), and the
+/// jump by the stride between one thread's draws.
+struct draw_origin {
+  u128 state, inc;
+  lcg_jump stride;
+  int lead;
+  std::uint32_t lead_bits;
+};
+
+/// Piece j of the 32-bit draw u, as a draw of Width bits.
+template <int Width> __device__ __forceinline__ draw_t<Width> piece(std::uint32_t u, int j) {
+  if constexpr (Width >= 32) return u;
+  else return static_cast<draw_t<Width>>((u >> (Width * j)) & ((1u << Width) - 1));
+}
+
+/// Elements from the 64-bit draw x with index p (Rule without rejection): element p for 64-bit
+/// draws, else the pieces of the 32-bit draws lead + 2p and lead + 2p + 1.
+template <class T, class Rule>
+__device__ __forceinline__ void emit_fixed(T* out, std::int64_t n, std::int64_t p, std::uint64_t x,
+                                           int lead, const Rule& rule) {
+  constexpr int W = Rule::width, per = pieces_per_u32(W);
+  if constexpr (W == 64) {
+    out[p] = rule.value(x);
+  } else {
+#pragma unroll
+    for (int h = 0; h < 2; ++h) {
+      const std::int64_t first = (lead + 2 * p + h) * per;
+#pragma unroll
+      for (int j = 0; j < per; ++j)
+        if (first + j < n) out[first + j] = rule.value(piece<W>(std::uint32_t(x >> (32 * h)), j));
+    }
+  }
+}
+
+template <class T, class Rule>
+CUNP_KERNEL void fixed_fill_kernel(T* out, std::int64_t n, std::int64_t draws, draw_origin o,
+                                   Rule rule) {
+  const std::int64_t t = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
+  const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
+  if constexpr (Rule::width < 64) {
+    if (t == 0 && o.lead) {  // the buffered half: the call's first 32-bit draw
+      constexpr int per = pieces_per_u32(Rule::width);
+      for (int j = 0; j < per && j < n; ++j) out[j] = rule.value(piece<Rule::width>(o.lead_bits, j));
+    }
+  }
+  if (t >= draws) return;
+  u128 s = pcg64_jump(o.inc, u128(t) + 1)(o.state);
+  for (std::int64_t p = t; p < draws; p += step) {
+    emit_fixed(out, n, p, pcg64_output(s), o.lead, rule);
+    s = o.stride(s);
+  }
+}
+
+/// The state before draw `first` of thread threadIdx.x's first item in tile `tile` (draws
+/// tile * random_tile + item * random_threads + threadIdx.x): one jump from the call's start to
+/// the tile, shared through `base`, and one short jump per thread.
+__device__ __forceinline__ u128 tile_state(const draw_origin& o, std::int64_t first_draw,
+                                           u128* base) {
+  if (threadIdx.x == 0) *base = pcg64_jump(o.inc, u128(first_draw))(o.state);
+  __syncthreads();
+  return pcg64_jump(o.inc, u128(threadIdx.x) + 1)(*base);
+}
+
+/// The accepted candidates of the 64-bit draw x, in order, through f(k, value) (k: the
+/// candidate's place among the draw's 2 * pieces, or 0 for 64-bit draws); returns their count.
+template <class Rule, class F>
+__device__ __forceinline__ int accepted(std::uint64_t x, const Rule& rule, F&& f) {
+  constexpr int W = Rule::width;
+  int count = 0;
+  if constexpr (W == 64) {
+    if (rule.accept(x)) f(0, x), ++count;
+  } else {
+    constexpr int per = pieces_per_u32(W);
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+#pragma unroll
+      for (int j = 0; j < per; ++j) {
+        const auto d = piece<W>(std::uint32_t(x >> (32 * h)), j);
+        if (rule.accept(d)) f(h * per + j, d), ++count;
+      }
+  }
+  return count;
+}
+
+/// Pass 1: the accepted candidates of each tile of `draws` 64-bit draws (from draw `from`).
+template <class Rule>
+CUNP_KERNEL void __launch_bounds__(random_threads)
+    count_accepted_kernel(std::int64_t* counts, std::int64_t from, std::int64_t draws,
+                          draw_origin o, Rule rule) {
+  using reduce = cub::BlockReduce<std::int64_t, random_threads>;
+  __shared__ typename reduce::TempStorage temp;
+  __shared__ u128 base;
+  const std::int64_t first = from + blockIdx.x * random_tile;
+  u128 s = tile_state(o, first, &base);
+  std::int64_t mine = 0;
+  for (int i = 0; i < random_items; ++i) {
+    const std::int64_t p = first + i * random_threads + threadIdx.x;
+    if (p < from + draws) mine += accepted(pcg64_output(s), rule, [](int, auto) {});
+    s = o.stride(s);
+  }
+  const std::int64_t total = reduce(temp).Sum(mine);
+  if (threadIdx.x == 0) counts[blockIdx.x] = total;
+}
+
+/// Pass 2: each accepted value at out[rank] for the ranks below n (ends: the inclusive scan of
+/// pass 1's counts, offset by `done`, the values written before this round). The thread that
+/// writes rank n - 1 records the 64-bit draw it came from and the candidate's place in it.
+template <class T, class Rule>
+CUNP_KERNEL void __launch_bounds__(random_threads)
+    write_accepted_kernel(T* out, std::int64_t n, std::int64_t done, const std::int64_t* ends,
+                          std::int64_t from, std::int64_t draws, draw_origin o, Rule rule,
+                          std::int64_t* last) {
+  using scan = cub::BlockScan<std::int64_t, random_threads>;
+  __shared__ typename scan::TempStorage temp;
+  __shared__ u128 base;
+  const std::int64_t first = from + blockIdx.x * random_tile;
+  u128 s = tile_state(o, first, &base);
+  std::int64_t rank = done + (blockIdx.x == 0 ? 0 : ends[blockIdx.x - 1]);
+  for (int i = 0; i < random_items; ++i) {
+    const std::int64_t p = first + i * random_threads + threadIdx.x;
+    const std::uint64_t x = pcg64_output(s);
+    s = o.stride(s);
+    const int mine = p < from + draws ? accepted(x, rule, [](int, auto) {}) : 0;
+    std::int64_t before = 0, round = 0;
+    scan(temp).ExclusiveSum(std::int64_t(mine), before, round);
+    __syncthreads();  // temp is reused by the next item's scan
+    if (mine == 0 || rank >= n) {
+      rank += round;
+      continue;
+    }
+    std::int64_t r = rank + before;
+    accepted(x, rule, [&](int k, auto d) {
+      if (r < n) out[r] = rule.value(d);
+      if (r == n - 1) last[0] = p, last[1] = k;
+      ++r;
+    });
+    rank += round;
+  }
+}
+
+/// The accepted pieces of the buffered half, which come before every 64-bit draw of a call.
+template <class T> struct lead_values {
+  T v[32];
+  int count;
+};
+template <class T> CUNP_KERNEL void put_lead_kernel(T* out, lead_values<T> lead) {
+  if (int(threadIdx.x) < lead.count) out[threadIdx.x] = lead.v[threadIdx.x];
+}
+
+}  // namespace cuda
+
+template <class T, class Rule>
+void random_fill(cuda_backend, const ndarray<T>& out, pcg64_state& s, const Rule& rule) {
+  constexpr int W = Rule::width, per = pieces_per_u32(W);
+  const std::int64_t n = out.size();
+  const cuda::on_device on(out.device());
+  cuda::draw_origin o{s.state, s.inc, {}, (W < 64 && s.has_uint32) ? 1 : 0, s.uinteger};
+  if constexpr (!Rule::rejects) {
+    // 64-bit draws the fill needs: n of them, or enough for the 32-bit draws after the lead.
+    const std::int64_t u32s = W == 64 ? 0 : (n + per - 1) / per;
+    const std::int64_t draws = W == 64 ? n : (std::max<std::int64_t>(u32s - o.lead, 0) + 1) / 2;
+    const unsigned grid = cuda::grid_for(on.dev, std::max<std::int64_t>(draws, 1));
+    o.stride = pcg64_jump(s.inc, u128(grid) * cuda::block_threads);
+    cuda::fixed_fill_kernel<<<grid, cuda::block_threads, 0, on.stream>>>(out.data(), n, draws, o,
+                                                                          rule);
+    CUNP_CUDA_CHECK_LAUNCH("fixed_fill_kernel");
+    skip_draws(s, W, std::uint64_t(n));
+    return;
+  } else {
+    o.stride = pcg64_jump(s.inc, cuda::random_threads);
+    // The lead's candidates (the pieces of the buffered half) are the host's: it knows them,
+    // and a one-thread-a-value kernel writes the accepted ones (a copy from host memory could
+    // wait for the stream).
+    std::int64_t done = 0, lead_used = 0;
+    cuda::lead_values<T> lead{};
+    if (o.lead) {
+      for (int j = 0; j < per && done < n; ++j) {
+        ++lead_used;
+        const auto d = static_cast<draw_t<W>>(W >= 32 ? s.uinteger
+                                                      : (s.uinteger >> (W * j)) & ((1u << W) - 1));
+        if (rule.accept(d)) lead.v[done++] = rule.value(d);
+      }
+      lead.count = int(done);
+      if (done > 0) {
+        cuda::put_lead_kernel<<<1, 32, 0, on.stream>>>(out.data(), lead);
+        CUNP_CUDA_CHECK_LAUNCH("put_lead_kernel");
+      }
+    }
+    if (done == n) {  // the buffered half was enough
+      skip_draws(s, W, std::uint64_t(lead_used));
+      return;
+    }
+    // Rounds of 64-bit draws sized for the expected refusals, with six standard deviations and
+    // a tile to spare.
+    const double refuse = double(rule.threshold) / std::ldexp(1.0, W);
+    const int cands = W == 64 ? 1 : 2 * per;
+    // marks: the 64-bit draw and the place in it of the candidate of rank n - 1, and the count
+    // a round accepted, read back together.
+    std::int64_t from = 0, last[3] = {-1, -1, 0};
+    const cuda::workspace marks(on.dev, sizeof(last));
+    auto* last_d = static_cast<std::int64_t*>(marks.data());
+    CUNP_CUDA_CHECK(cudaMemsetAsync(last_d, 0xFF, sizeof(last), on.stream));
+    while (true) {
+      const double want = double(n - done) / (1 - refuse);
+      const auto draws = static_cast<std::int64_t>(
+          (want + 6 * std::sqrt(want * refuse) + 64) / cands + cuda::random_tile);
+      const std::int64_t tiles = (draws + cuda::random_tile - 1) / cuda::random_tile;
+      const cuda::workspace counts(on.dev, std::size_t(tiles + 1) * sizeof(std::int64_t));
+      auto* c = static_cast<std::int64_t*>(counts.data());
+      cuda::count_accepted_kernel<<<unsigned(tiles), cuda::random_threads, 0, on.stream>>>(
+          c, from, draws, o, rule);
+      CUNP_CUDA_CHECK_LAUNCH("count_accepted_kernel");
+      cuda::cub_call(on.dev, "cub::DeviceScan::InclusiveSum", [&](void* temp, std::size_t& bytes) {
+        return cub::DeviceScan::InclusiveSum(temp, bytes, c, c, tiles, on.stream);
+      });
+      cuda::write_accepted_kernel<<<unsigned(tiles), cuda::random_threads, 0, on.stream>>>(
+          out.data(), n, done, c, from, draws, o, rule, last_d);
+      CUNP_CUDA_CHECK_LAUNCH("write_accepted_kernel");
+      CUNP_CUDA_CHECK(cudaMemcpyAsync(last_d + 2, c + tiles - 1, sizeof(std::int64_t),
+                                      cudaMemcpyDeviceToDevice, on.stream));
+      cuda::read_back(on, last, last_d, sizeof(last),
+                      "Generator.integers on a GPU (it reads how many draws it used)");
+      if (done + last[2] >= n) break;
+      done += last[2];
+      from += draws;
+    }
+    // Draws of width W the call consumed: the lead's, then up to the candidate of rank n - 1.
+    const std::uint64_t used =
+        W == 64 ? std::uint64_t(last[0] + 1)
+                : std::uint64_t(lead_used) + std::uint64_t(last[0]) * cands + std::uint64_t(last[1]) + 1;
+    skip_draws(s, W, used);
+  }
+}
+
+}  // namespace cunp::detail

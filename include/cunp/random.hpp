@@ -1,0 +1,262 @@
+// cunp/random.hpp: numpy.random's Generator with NumPy's own streams. default_rng(seed) is
+// PCG64 seeded through SeedSequence exactly as numpy.random.default_rng(seed) is, and random,
+// uniform and integers give NumPy's numbers bit for bit, and leave the generator in NumPy's
+// state, on the cpu and on a GPU alike (the cpu backend: detail/cpu/random/fill.hpp; the GPU's:
+// detail/cuda/random/fill.cuh; what each element is made of: detail/random/draws.hpp).
+#pragma once
+#include <cmath>
+#include <concepts>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "cunp/creation.hpp"
+#include "cunp/detail/cpu/random/fill.hpp"
+#include "cunp/detail/random/draws.hpp"
+#include "cunp/detail/random/pcg64.hpp"
+#include "cunp/detail/random/seed_sequence.hpp"
+#include "cunp/ndarray.hpp"
+
+namespace cunp::detail {
+template <class T>
+inline constexpr bool random_float_v =
+    std::is_same_v<T, double> || std::is_same_v<T, float> || std::is_same_v<T, float16>;
+
+/// NumPy's text for a bound outside T's range.
+template <class T> void check_bound(__int128 v, const char* which) {
+  if (v < __int128(std::numeric_limits<T>::min()) || v > __int128(std::numeric_limits<T>::max()))
+    throw value_error(std::string(which) + " is out of bounds for " + std::string(dtype_name_v<T>));
+}
+}  // namespace cunp::detail
+
+namespace cunp::random {
+
+/// numpy.random.SeedSequence: entropy (non-negative integers, each taken as its 32-bit words)
+/// and a spawn key, hashed into the words that seed a bit generator.
+class SeedSequence {
+ public:
+  /// Fresh entropy from the operating system (128 bits, as NumPy draws).
+  SeedSequence() {
+    std::random_device rd;
+    for (int i = 0; i < 2; ++i)
+      entropy_.push_back((std::uint64_t(rd()) << 32) | std::uint64_t(rd()));
+  }
+  /// SeedSequence(seed); a negative seed is value_error("expected non-negative integer").
+  template <std::integral I> explicit SeedSequence(I seed) : entropy_{checked(seed)} {}
+  /// SeedSequence([e0, e1, ...], spawn_key=(...)).
+  explicit SeedSequence(std::vector<std::uint64_t> entropy,
+                        std::vector<std::uint64_t> spawn_key = {})
+      : entropy_(std::move(entropy)), spawn_key_(std::move(spawn_key)) {}
+
+  [[nodiscard]] const std::vector<std::uint64_t>& entropy() const { return entropy_; }
+  [[nodiscard]] const std::vector<std::uint64_t>& spawn_key() const { return spawn_key_; }
+  [[nodiscard]] std::uint64_t n_children_spawned() const { return children_; }
+
+  /// generate_state(n_words, np.uint64).
+  [[nodiscard]] std::vector<std::uint64_t> generate_state(int n_words) const {
+    if (n_words < 0) throw value_error("negative dimensions are not allowed");
+    return detail::seed_state(detail::seed_pool(entropy_, spawn_key_), n_words);
+  }
+
+  /// spawn(n): children whose spawn keys extend this one's by the count spawned before.
+  [[nodiscard]] std::vector<SeedSequence> spawn(int n) {
+    if (n < 0) throw value_error("negative dimensions are not allowed");
+    std::vector<SeedSequence> kids;
+    for (int i = 0; i < n; ++i) {
+      std::vector<std::uint64_t> key = spawn_key_;
+      key.push_back(children_++);
+      kids.emplace_back(entropy_, std::move(key));
+    }
+    return kids;
+  }
+
+ private:
+  template <std::integral I> static std::uint64_t checked(I seed) {
+    if constexpr (std::is_signed_v<I>)
+      if (seed < 0) throw value_error("expected non-negative integer");
+    return static_cast<std::uint64_t>(seed);
+  }
+
+  std::vector<std::uint64_t> entropy_, spawn_key_;
+  std::uint64_t children_ = 0;
+};
+
+/// numpy.random.PCG64: the 128-bit LCG with the XSL-RR output, seeded from a SeedSequence.
+class PCG64 {
+ public:
+  /// NumPy's bit_generator.state: {'state': {'state', 'inc'}, 'has_uint32', 'uinteger'}, the
+  /// 128-bit values as their upper and lower 64 bits.
+  struct state_type {
+    std::uint64_t state_high = 0, state_low = 0, inc_high = 0, inc_low = 1;
+    bool has_uint32 = false;
+    std::uint32_t uinteger = 0;
+    bool operator==(const state_type&) const = default;
+  };
+
+  PCG64() : PCG64(SeedSequence()) {}
+  template <std::integral I> explicit PCG64(I seed) : PCG64(SeedSequence(seed)) {}
+  explicit PCG64(SeedSequence seq) : seq_(std::move(seq)) {
+    const auto w = seq_.generate_state(4);
+    s_ = detail::pcg64_seeded(detail::u128(w[0]) << 64 | w[1], detail::u128(w[2]) << 64 | w[3]);
+  }
+
+  [[nodiscard]] state_type state() const {
+    return {std::uint64_t(s_.state >> 64), std::uint64_t(s_.state), std::uint64_t(s_.inc >> 64),
+            std::uint64_t(s_.inc), s_.has_uint32, s_.uinteger};
+  }
+  /// Sets the state (the increment must be odd, as every PCG64 increment is).
+  void set_state(const state_type& st) {
+    if ((st.inc_low & 1) == 0) throw value_error("PCG64's increment must be odd");
+    s_.state = detail::u128(st.state_high) << 64 | st.state_low;
+    s_.inc = detail::u128(st.inc_high) << 64 | st.inc_low;
+    s_.has_uint32 = st.has_uint32;
+    s_.uinteger = st.uinteger;
+  }
+
+  /// advance(delta): the state delta steps on (mod 2^128), the buffered half dropped.
+  PCG64& advance(std::uint64_t delta) {
+    s_.advance(delta);
+    return *this;
+  }
+  /// jumped(jumps): a copy advanced by jumps * NumPy's jump size (2^128 times the golden ratio's
+  /// fraction), for streams that do not overlap.
+  [[nodiscard]] PCG64 jumped(std::uint64_t jumps = 1) const {
+    PCG64 j = *this;
+    j.s_.advance(detail::pcg64_jump_size * jumps);
+    return j;
+  }
+  /// random_raw(): the next 64-bit output.
+  std::uint64_t random_raw() { return s_.next_uint64(); }
+
+  [[nodiscard]] const SeedSequence& seed_seq() const { return seq_; }
+  /// spawn(n): bit generators seeded from seed_seq().spawn(n).
+  [[nodiscard]] std::vector<PCG64> spawn(int n) {
+    std::vector<PCG64> kids;
+    for (SeedSequence& s : seq_.spawn(n)) kids.emplace_back(std::move(s));
+    return kids;
+  }
+
+  /// The engine itself, for the fills.
+  [[nodiscard]] detail::pcg64_state& engine() { return s_; }
+
+ private:
+  SeedSequence seq_;
+  detail::pcg64_state s_;
+};
+
+
+/// numpy.random.Generator over PCG64.
+class Generator {
+ public:
+  explicit Generator(PCG64 bit_generator) : bg_(std::move(bit_generator)) {}
+
+  [[nodiscard]] PCG64& bit_generator() { return bg_; }
+  [[nodiscard]] const PCG64& bit_generator() const { return bg_; }
+  /// spawn(n): generators on bit_generator().spawn(n).
+  [[nodiscard]] std::vector<Generator> spawn(int n) {
+    std::vector<Generator> kids;
+    for (PCG64& b : bg_.spawn(n)) kids.emplace_back(std::move(b));
+    return kids;
+  }
+
+  /// random(shape, dtype): floats in [0, 1). float64 and float32 as NumPy; float16 (NumPy has
+  /// none) from the top 11 bits of a 32-bit draw.
+  template <class T = double, class Backend = cunp::detail::compiled_backend>
+  [[nodiscard]] ndarray<T> random(const shape_t& shape = {}, device dev = default_device()) {
+    ndarray<T> out(shape, dev);
+    random<T, Backend>(out);
+    return out;
+  }
+  /// random(out=out): out must be C-contiguous, as NumPy requires.
+  template <class T, class Backend = cunp::detail::compiled_backend>
+  void random(const ndarray<T>& out) {
+    static_assert(cunp::detail::random_float_v<T>,
+                  "Generator.random: unsupported dtype (float64, float32 or float16)");
+    if constexpr (std::is_same_v<T, double>) fill<Backend>(out, cunp::detail::unit_double_rule{});
+    else fill<Backend>(out, cunp::detail::unit_float_rule<T>{});
+  }
+
+  /// uniform(low, high, shape): low + (high - low) * random() in float64, as NumPy, rounded to
+  /// T for float32 and float16. value_error ("high - low < 0", "high - low range exceeds valid
+  /// bounds") where NumPy raises ValueError or OverflowError.
+  template <class T = double, class Backend = cunp::detail::compiled_backend>
+  [[nodiscard]] ndarray<T> uniform(double low = 0.0, double high = 1.0, const shape_t& shape = {},
+                                   device dev = default_device()) {
+    static_assert(cunp::detail::random_float_v<T>,
+                  "Generator.uniform: unsupported dtype (float64, float32 or float16)");
+    const double range = high - low;
+    if (!std::isfinite(range)) throw value_error("high - low range exceeds valid bounds");
+    if (range < 0) throw value_error("high - low < 0");
+    ndarray<T> out(shape, dev);
+    fill<Backend>(out, cunp::detail::uniform_rule<T>{low, range});
+    return out;
+  }
+
+  /// integers(low, high, shape, dtype, endpoint): integers in [low, high) ([low, high] with
+  /// endpoint), by NumPy's algorithm (Lemire's rejection on 8, 16, 32 or 64-bit draws). Bounds
+  /// outside T, or an empty range, are value_error with NumPy's text.
+  template <class T = std::int64_t, class Backend = cunp::detail::compiled_backend,
+            std::integral L, std::integral H>
+  [[nodiscard]] ndarray<T> integers(L low, H high, const shape_t& shape = {},
+                                    device dev = default_device(), bool endpoint = false) {
+    static_assert(std::is_integral_v<T>, "Generator.integers: dtype must be an integer or bool");
+    const __int128 lo = low, hi = __int128(high) - (endpoint ? 0 : 1);
+    if (!endpoint && __int128(high) <= lo) throw value_error("low >= high");
+    if (endpoint && __int128(high) < lo) throw value_error("low > high");
+    cunp::detail::check_bound<T>(lo, "low");
+    cunp::detail::check_bound<T>(hi, "high");
+    ndarray<T> out(shape, dev);
+    using U = std::make_unsigned_t<std::conditional_t<std::is_same_v<T, bool>, std::uint8_t, T>>;
+    const auto off = static_cast<std::uint64_t>(static_cast<U>(lo));
+    const auto rng = static_cast<std::uint64_t>(static_cast<U>(hi - lo));
+    if (rng == 0) {  // no draw: NumPy leaves the generator as it was
+      out.fill(static_cast<T>(off));
+    } else if constexpr (std::is_same_v<T, bool>) {
+      fill<Backend>(out, cunp::detail::bit_rule{});
+    } else if constexpr (sizeof(T) == 8) {
+      if (rng <= 0xFFFFFFFFull) fill<Backend>(out, cunp::detail::lemire_rule<T, 32>(off, std::uint32_t(rng)));
+      else if (rng == ~0ull) fill<Backend>(out, cunp::detail::full_range_rule<T, 64>{off});
+      else fill<Backend>(out, cunp::detail::lemire_rule<T, 64>(off, rng));
+    } else {
+      constexpr int w = 8 * int(sizeof(T));
+      if (rng == std::numeric_limits<U>::max()) fill<Backend>(out, cunp::detail::full_range_rule<T, w>{off});
+      else fill<Backend>(out, cunp::detail::lemire_rule<T, w>(off, cunp::detail::draw_t<w>(rng)));
+    }
+    return out;
+  }
+
+ private:
+  template <class Backend, class T, class Rule> void fill(const ndarray<T>& out, const Rule& rule) {
+    if (!out.is_contiguous())
+      throw value_error("Supplied output array is not contiguous, writable or aligned.");
+    if (out.size() == 0) return;
+    cunp::detail::dispatch<Backend>(out.device(), [&](auto be) {
+      random_fill(be, out, bg_.engine(), rule);
+    });
+  }
+
+  PCG64 bg_;
+};
+
+/// numpy.random.default_rng(): a Generator on PCG64 with fresh entropy; default_rng(seed), with
+/// an integer, a list of integers or a SeedSequence, gives NumPy's stream for that seed.
+[[nodiscard]] inline Generator default_rng() { return Generator(PCG64()); }
+template <std::integral I> [[nodiscard]] Generator default_rng(I seed) {
+  return Generator(PCG64(seed));
+}
+[[nodiscard]] inline Generator default_rng(std::vector<std::uint64_t> entropy) {
+  return Generator(PCG64(SeedSequence(std::move(entropy))));
+}
+[[nodiscard]] inline Generator default_rng(SeedSequence seq) {
+  return Generator(PCG64(std::move(seq)));
+}
+
+}  // namespace cunp::random
+
+// The CUDA backend of this header, for nvcc TUs (cunp.hpp includes every one).
+#if defined(__CUDACC__)
+#include "cunp/detail/cuda/random/fill.cuh"
+#endif

@@ -1,0 +1,82 @@
+"""NumPy's streams for numpy.random.Generator (tests/test_random.cpp).
+
+random.npz holds, for each seed of SEEDS and each call of CALLS made in order on
+numpy.random.default_rng(seed), member <seed>_<call> (the result) and <seed>_<call>__state (the
+generator's state after it: state high, state low, inc high, inc low, has_uint32, uinteger, as
+uint64). Member seeding__<name> holds the state right after seeding (or after spawn, jumped,
+advance) and seq42_state the words SeedSequence(42).generate_state(4, np.uint64). The test
+walks the same tables by name and requires every member to be checked.
+"""
+import numpy as np
+
+SEEDS = {"s0": 0, "s12345": 12345, "list": [1, 2, 3], "big": 2**63 + 5, "wide": [2**40 + 5, 7]}
+U64 = 2**64
+
+
+def calls():
+    """name -> f(generator): the test's CALLS table, same names and order."""
+    i = np.iinfo
+    return {
+        "f64": lambda g: g.random(7),
+        "f32": lambda g: g.random(5, dtype=np.float32),
+        "i64_small": lambda g: g.integers(0, 1000, 9),
+        "i8": lambda g: g.integers(-100, 27, 13, dtype=np.int8),
+        "u16_full": lambda g: g.integers(0, 65535, 6, dtype=np.uint16, endpoint=True),
+        "bool": lambda g: g.integers(0, 2, 70, dtype=bool),
+        "i64_wide": lambda g: g.integers(-5, 2**40, 4),
+        "u64_full": lambda g: g.integers(0, U64 - 1, 3, dtype=np.uint64, endpoint=True),
+        "i64_all": lambda g: g.integers(i(np.int64).min, i(np.int64).max, 3),
+        "i32_2d": lambda g: g.integers(-7, 9, (2, 3), dtype=np.int32),
+        "uniform": lambda g: g.uniform(-2.5, 7.0, (3, 2)),
+        "f32_one": lambda g: g.random(1, dtype=np.float32),
+        "u8": lambda g: g.integers(3, 250, 33, dtype=np.uint8),
+        "i16": lambda g: g.integers(-300, 301, 5, dtype=np.int16),
+        "u32_full": lambda g: g.integers(0, 2**32 - 1, 4, dtype=np.uint32, endpoint=True),
+        "i8_full": lambda g: g.integers(-128, 127, 7, dtype=np.int8, endpoint=True),
+        "one_value": lambda g: g.integers(5, 5, 3, endpoint=True),
+        "empty": lambda g: g.random((0, 3)),
+        "scalar": lambda g: np.asarray(g.random()),
+        "f16": lambda g: (np.floor(g.random(9, dtype=np.float32) * 2048) / 2048).astype(np.float16),
+        "uniform_f32": lambda g: g.uniform(1.0, 3.0, 6).astype(np.float32),
+        # Long enough for several GPU tiles and grid strides, and rejection-heavy ranges (about
+        # half of the draws refused) that need more than one GPU round.
+        "f32_long": lambda g: g.random(50001, dtype=np.float32),
+        "f64_long": lambda g: g.random(30001),
+        "i64_long": lambda g: g.integers(0, 1000, 40001),
+        "u8_long": lambda g: g.integers(0, 200, 70001, dtype=np.uint8),
+        "u32_half": lambda g: g.integers(0, 2**31 + 1, 20001, dtype=np.uint32),
+        "u8_half": lambda g: g.integers(0, 129, 30001, dtype=np.uint8),
+        "u64_half": lambda g: g.integers(0, 2**63 + 1, 9001, dtype=np.uint64),
+        "bool_long": lambda g: g.integers(0, 2, 10001, dtype=bool),
+        "i16_long": lambda g: g.integers(-1000, 1000, 20001, dtype=np.int16),
+    }
+
+
+def state_of(g):
+    s = g.bit_generator.state
+    st, inc = s["state"]["state"], s["state"]["inc"]
+    return np.array([st >> 64, st % U64, inc >> 64, inc % U64, s["has_uint32"], s["uinteger"]],
+                    np.uint64)
+
+
+def generate(out):
+    z = {}
+    for name, seed in SEEDS.items():
+        g = np.random.default_rng(seed)
+        z[f"seeding__{name}"] = state_of(g)
+        for call, f in calls().items():
+            z[f"{name}_{call}"] = np.asarray(f(g))
+            z[f"{name}_{call}__state"] = state_of(g)
+    g = np.random.default_rng(42)
+    kids = g.spawn(2)
+    z["seeding__spawn0"], z["seeding__spawn1"] = state_of(kids[0]), state_of(kids[1])
+    z["seeding__spawn_again"] = state_of(g.spawn(1)[0])
+    z["seeding__grandchild"] = state_of(kids[1].spawn(1)[0])
+    h = np.random.default_rng(42)
+    h.random(1, dtype=np.float32)
+    z["seeding__jumped"] = state_of(np.random.Generator(h.bit_generator.jumped()))
+    z["seeding__jumped3"] = state_of(np.random.Generator(h.bit_generator.jumped(3)))
+    h.bit_generator.advance(1000)
+    z["seeding__advanced"] = state_of(h)
+    z["seq42_state"] = np.random.SeedSequence(42).generate_state(4, np.uint64)
+    np.savez(out / "random.npz", **z)

@@ -1,0 +1,210 @@
+// numpy.random.Generator against NumPy (tests/golden/cases_random.py): default_rng's seeding,
+// random, uniform and integers bit for bit with the generator's state after every call, on every
+// backend, long runs (several GPU tiles, rejection-heavy ranges), spawn, jumped, advance, and
+// every error NumPy raises, with the state unchanged by a call that throws.
+#include <cstdint>
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "cunp_test.hpp"
+#include "golden_archive.hpp"
+
+using namespace cunp_test;
+using cunp::random::Generator;
+using cunp::random::PCG64;
+using cunp::random::SeedSequence;
+
+namespace {
+
+std::vector<std::uint64_t> words(const PCG64::state_type& s) {
+  return {s.state_high, s.state_low, s.inc_high, s.inc_low, std::uint64_t(s.has_uint32),
+          std::uint64_t(s.uinteger)};
+}
+
+void require_state(archive& g, const std::string& name, const PCG64& bg) {
+  INFO("state " << name);
+  CHECK(words(bg.state()) == g.get<std::uint64_t>(name).to_vector());
+}
+
+/// f()'s result, exactly NumPy's member `name` and on `dev`, then the state after it.
+template <class T>
+void check_call(archive& g, const std::string& name, const Generator& gen, cunp::device dev,
+                const std::function<ndarray<T>()>& f) {
+  g.check(name, [&] {
+    const auto r = f();
+    CHECK(r.device() == dev);
+    return r;
+  }, 0);
+  require_state(g, name + "__state", gen.bit_generator());
+}
+
+Generator seeded(const std::string& name) {
+  if (name == "s0") return cunp::random::default_rng(0);
+  if (name == "s12345") return cunp::random::default_rng(12345);
+  if (name == "list") return cunp::random::default_rng({1, 2, 3});
+  if (name == "big") return cunp::random::default_rng((std::uint64_t(1) << 63) + 5);
+  return cunp::random::default_rng(std::vector<std::uint64_t>{(std::uint64_t(1) << 40) + 5, 7});
+}
+
+void numpy_streams(archive& g, const std::string& seed, cunp::device dev) {
+  Generator gen = seeded(seed);
+  require_state(g, "seeding__" + seed, gen.bit_generator());
+  const auto call = [&](const char* c, auto f) {
+    check_call(g, seed + "_" + c, gen, dev, std::function(f));
+  };
+  using i64 = std::int64_t;
+  constexpr auto u64_max = std::numeric_limits<std::uint64_t>::max();
+  call("f64", [&] { return gen.random<double>({7}, dev); });
+  call("f32", [&] { return gen.random<float>({5}, dev); });
+  call("i64_small", [&] { return gen.integers<i64>(0, 1000, {9}, dev); });
+  call("i8", [&] { return gen.integers<std::int8_t>(-100, 27, {13}, dev); });
+  call("u16_full", [&] { return gen.integers<std::uint16_t>(0, 65535, {6}, dev, true); });
+  call("bool", [&] { return gen.integers<bool>(0, 2, {70}, dev); });
+  call("i64_wide", [&] { return gen.integers<i64>(-5, i64(1) << 40, {4}, dev); });
+  call("u64_full", [&] { return gen.integers<std::uint64_t>(0, u64_max, {3}, dev, true); });
+  call("i64_all", [&] {
+    return gen.integers<i64>(std::numeric_limits<i64>::min(), std::numeric_limits<i64>::max(),
+                             {3}, dev);
+  });
+  call("i32_2d", [&] { return gen.integers<std::int32_t>(-7, 9, {2, 3}, dev); });
+  call("uniform", [&] { return gen.uniform<double>(-2.5, 7.0, {3, 2}, dev); });
+  call("f32_one", [&] { return gen.random<float>({1}, dev); });
+  call("u8", [&] { return gen.integers<std::uint8_t>(3, 250, {33}, dev); });
+  call("i16", [&] { return gen.integers<std::int16_t>(-300, 301, {5}, dev); });
+  call("u32_full", [&] { return gen.integers<std::uint32_t>(0, 0xFFFFFFFFu, {4}, dev, true); });
+  call("i8_full", [&] { return gen.integers<std::int8_t>(-128, 127, {7}, dev, true); });
+  call("one_value", [&] { return gen.integers<i64>(5, 5, {3}, dev, true); });
+  call("empty", [&] { return gen.random<double>({0, 3}, dev); });
+  call("scalar", [&] { return gen.random<double>({}, dev); });
+  call("f16", [&] { return gen.random<cunp::float16>({9}, dev); });
+  call("uniform_f32", [&] { return gen.uniform<float>(1.0, 3.0, {6}, dev); });
+  call("f32_long", [&] { return gen.random<float>({50001}, dev); });
+  call("f64_long", [&] { return gen.random<double>({30001}, dev); });
+  call("i64_long", [&] { return gen.integers<i64>(0, 1000, {40001}, dev); });
+  call("u8_long", [&] { return gen.integers<std::uint8_t>(0, 200, {70001}, dev); });
+  call("u32_half", [&] { return gen.integers<std::uint32_t>(0, (i64(1) << 31) + 1, {20001}, dev); });
+  call("u8_half", [&] { return gen.integers<std::uint8_t>(0, 129, {30001}, dev); });
+  call("u64_half", [&] {
+    return gen.integers<std::uint64_t>(0, (std::uint64_t(1) << 63) + 1, {9001}, dev);
+  });
+  call("bool_long", [&] { return gen.integers<bool>(0, 2, {10001}, dev); });
+  call("i16_long", [&] { return gen.integers<std::int16_t>(-1000, 1000, {20001}, dev); });
+}
+
+}  // namespace
+
+TEST_CASE("default_rng gives NumPy's streams and states", "[random][golden]") {
+  on_every_backend([](cunp::device dev) {
+    archive g("random");
+    for (const char* seed : {"s0", "s12345", "list", "big", "wide"}) {
+      INFO("seed " << seed);
+      numpy_streams(g, seed, dev);
+    }
+    // spawn, jumped, advance and SeedSequence, as in cases_random.generate.
+    Generator parent = cunp::random::default_rng(42);
+    auto kids = parent.spawn(2);
+    require_state(g, "seeding__spawn0", kids[0].bit_generator());
+    require_state(g, "seeding__spawn1", kids[1].bit_generator());
+    require_state(g, "seeding__spawn_again", parent.spawn(1)[0].bit_generator());
+    require_state(g, "seeding__grandchild", kids[1].spawn(1)[0].bit_generator());
+    Generator h = cunp::random::default_rng(42);
+    (void)h.random<float>({1}, dev);
+    require_state(g, "seeding__jumped", h.bit_generator().jumped());
+    require_state(g, "seeding__jumped3", h.bit_generator().jumped(3));
+    h.bit_generator().advance(1000);
+    require_state(g, "seeding__advanced", h.bit_generator());
+    CHECK(SeedSequence(42).generate_state(4) == g.get<std::uint64_t>("seq42_state").to_vector());
+    g.require_all_used();
+  });
+}
+
+TEST_CASE("random(out) continues the stream of random", "[random]") {
+  on_every_backend([](cunp::device dev) {
+    Generator a = cunp::random::default_rng(7), b = cunp::random::default_rng(7);
+    const auto want = a.random<float>({3, 5}, dev);
+    const auto out = cunp::zeros<float>({3, 5}, dev);
+    b.random(out);
+    require_equal(out.to(cunp::cpu), want.to(cunp::cpu));
+    CHECK(a.bit_generator().state() == b.bit_generator().state());
+  });
+}
+
+TEST_CASE("a GPU fill equals the cpu's over millions of draws", "[random][gpu]") {
+  // Many tiles and grid strides, a buffered half at the start, and a rejection rate of one half.
+  const auto same = [](auto make) {
+    Generator c = cunp::random::default_rng(2024);
+    (void)c.random<float>({1}, cunp::cpu);  // leaves a buffered half
+    auto want = make(c, cunp::cpu);
+    for (const cunp::device dev : backends()) {
+      if (dev.is_cpu()) continue;
+      Generator d = cunp::random::default_rng(2024);
+      (void)d.random<float>({1}, dev);
+      require_equal(make(d, dev).to(cunp::cpu), want);
+      CHECK(d.bit_generator().state() == c.bit_generator().state());
+    }
+  };
+  const cunp::index_t n = (cunp::index_t(1) << 22) + 3;
+  same([&](Generator& g, cunp::device d) { return g.random<float>({n}, d); });
+  same([&](Generator& g, cunp::device d) { return g.random<double>({n}, d); });
+  same([&](Generator& g, cunp::device d) { return g.integers<std::int64_t>(0, 1000, {n}, d); });
+  same([&](Generator& g, cunp::device d) { return g.integers<std::uint8_t>(0, 129, {n}, d); });
+  same([&](Generator& g, cunp::device d) { return g.integers<bool>(0, 2, {n}, d); });
+  same([&](Generator& g, cunp::device d) {
+    return g.integers<std::uint64_t>(0, (std::uint64_t(1) << 63) + 1, {n}, d);
+  });
+}
+
+TEST_CASE("bad arguments raise NumPy's errors and leave the generator as it was", "[random]") {
+  on_every_backend([](cunp::device dev) {
+    Generator gen = cunp::random::default_rng(3);
+    (void)gen.random<float>({1}, dev);
+    const auto before = gen.bit_generator().state();
+    const auto fails = [&](const std::function<void()>& f, const char* text) {
+      REQUIRE_THROWS_WITH(f(), text);
+      CHECK(gen.bit_generator().state() == before);
+    };
+    using i64 = std::int64_t;
+    fails([&] { (void)gen.integers<i64>(5, 5, {2}, dev); }, "low >= high");
+    fails([&] { (void)gen.integers<i64>(5, 4, {2}, dev, true); }, "low > high");
+    fails([&] { (void)gen.integers<std::uint8_t>(-1, 5, {2}, dev); }, "low is out of bounds for uint8");
+    fails([&] { (void)gen.integers<std::uint8_t>(0, 257, {2}, dev); },
+          "high is out of bounds for uint8");
+    fails([&] { (void)gen.integers<std::uint8_t>(0, 256, {2}, dev, true); },
+          "high is out of bounds for uint8");
+    fails([&] { (void)gen.integers<std::int8_t>(-129, 0, {2}, dev); }, "low is out of bounds for int8");
+    fails([&] { (void)gen.integers<i64>(0, std::numeric_limits<std::uint64_t>::max(), {2}, dev); },
+          "high is out of bounds for int64");
+    fails([&] { (void)gen.uniform<double>(-1e308, 1e308, {2}, dev); },
+          "high - low range exceeds valid bounds");
+    fails([&] { (void)gen.uniform<double>(std::nan(""), 1, {2}, dev); },
+          "high - low range exceeds valid bounds");
+    fails([&] { (void)gen.uniform<double>(5, 1, {2}, dev); }, "high - low < 0");
+    fails([&] { (void)gen.random<double>({-1}, dev); }, "negative dimensions are not allowed: shape (-1,)");
+    const auto strided = cunp::view(cunp::zeros<double>({6}, dev), cunp::slice(cunp::none, cunp::none, 2));
+    fails([&] { gen.random(strided); }, "Supplied output array is not contiguous, writable or aligned.");
+    REQUIRE_THROWS_WITH((void)cunp::random::default_rng(-1), "expected non-negative integer");
+    PCG64::state_type even = before;
+    even.inc_low &= ~std::uint64_t(1);
+    REQUIRE_THROWS_AS(gen.bit_generator().set_state(even), cunp::value_error);
+    CHECK(gen.bit_generator().state() == before);
+  });
+}
+
+TEST_CASE("a GPU integers call waits once, and only when allowed", "[random]") {
+  if (!CUNP_HAS_CUDA || !cunp::cuda_available()) return;
+  Generator gen = cunp::random::default_rng(5);
+  const auto before = gen.bit_generator().state();
+  cunp::allow_synchronize(false);
+  // random, uniform and integers over a whole range never wait; a bounded range reads back
+  // how many draws it used.
+  (void)gen.random<float>({1000}, cunp::cuda(0));
+  (void)gen.integers<std::uint8_t>(0, 255, {1000}, cunp::cuda(0), true);
+  const auto after_fixed = gen.bit_generator().state();
+  CHECK_FALSE(after_fixed == before);
+  REQUIRE_THROWS_AS((void)gen.integers<std::int64_t>(0, 10, {1000}, cunp::cuda(0)),
+                    cunp::device_error);
+  cunp::allow_synchronize(true);
+  CHECK(gen.bit_generator().state() == after_fixed);
+}
