@@ -5,10 +5,11 @@
 // Names are <op>/<impl>/<dtype>/<n>, the keys bench/merge_results.py joins with
 // bench/cupy/cupy_random.py's output (CuPy and PyTorch). The generator's stream continues from
 // call to call, as a user's does. integers over [0, 1000) reads back how many draws it used
-// (its one wait) inside the timing.
+// (its one wait) inside the timing. random_cpu times the cpu backend (host time per call).
 #include <curand.h>
 
 #include <string>
+#include <vector>
 
 #include "bench_util.hpp"
 
@@ -47,6 +48,35 @@ template <class T> void random_raw(State& s) {
   });
 }
 
+template <class T> void standard_normal_cunp(State& s) {
+  const index_t n = s.range(0);
+  gpu_loop(s, {double(n) * sizeof(T), against::copy_ceiling, true},
+           [&] { consume(generator().standard_normal<T>({n}, gpu0)); });
+}
+
+/// curandGenerateNormal(Double): cuRAND's Philox with its Box-Muller.
+template <class T> void standard_normal_raw(State& s) {
+  const index_t n = s.range(0);
+  auto out = cunp::empty<T>({n}, gpu0);
+  static curandGenerator_t g = [] {
+    curandGenerator_t x;
+    curandCreateGenerator(&x, CURAND_RNG_PSEUDO_PHILOX4_32_10);
+    curandSetPseudoRandomGeneratorSeed(x, 42);
+    return x;
+  }();
+  curandSetStream(g, cunp::detail::cuda::current_stream(0));
+  gpu_loop(s, {double(n) * sizeof(T), against::copy_ceiling, true}, [&] {
+    if constexpr (std::is_same_v<T, float>) curandGenerateNormal(g, out.data(), std::size_t(n), 0, 1);
+    else curandGenerateNormalDouble(g, out.data(), std::size_t(n), 0, 1);
+  });
+}
+
+template <class T> void exponential_cunp(State& s) {
+  const index_t n = s.range(0);
+  gpu_loop(s, {double(n) * sizeof(T), against::copy_ceiling, true},
+           [&] { consume(generator().standard_exponential<T>({n}, gpu0)); });
+}
+
 void integers_cunp(State& s) {  // integers(0, 1000, n), int64
   const index_t n = s.range(0);
   gpu_loop(s, {double(n) * sizeof(std::int64_t), against::copy_ceiling, true},
@@ -57,6 +87,20 @@ void uniform_cunp(State& s) {  // uniform(-1, 1, n), float64
   const index_t n = s.range(0);
   gpu_loop(s, {double(n) * sizeof(double), against::copy_ceiling, true},
            [&] { consume(generator().uniform<double>(-1.0, 1.0, {n}, gpu0)); });
+}
+
+/// The cpu backend's random() of float64, host time per call (NumPy's, in cupy_random.py, is
+/// the peer: the target is at most twice its time).
+void random_cpu(State& s) {
+  const index_t n = s.range(0);
+  static cunp::random::Generator g = cunp::random::default_rng(42);
+  std::vector<double> ms;
+  for (auto _ : s) {
+    const double t0 = now_ms();
+    consume(g.random<double>({n}, cunp::cpu));
+    ms.push_back(now_ms() - t0);
+  }
+  s.counters["median_us"] = s.counters["host_us"] = summarize(std::move(ms)).median * 1e3;
 }
 
 void register_benchmarks() {
@@ -70,7 +114,13 @@ void register_benchmarks() {
   gpu("random/cunp/float64", random_cunp<double>, n);
   gpu("random/raw/float64", random_raw<double>, n);
   gpu("uniform/cunp/float64", uniform_cunp, n);
+  gpu("standard_normal/cunp/float32", standard_normal_cunp<float>, n);
+  gpu("standard_normal/raw/float32", standard_normal_raw<float>, n);
+  gpu("standard_normal/cunp/float64", standard_normal_cunp<double>, n);
+  gpu("standard_normal/raw/float64", standard_normal_raw<double>, n);
+  gpu("exponential/cunp/float32", exponential_cunp<float>, n);
   gpu("integers/cunp/int64", integers_cunp, n);
+  RegisterBenchmark("random_cpu/cunp/float64", random_cpu)->Arg(std::int64_t(1) << 26)->Iterations(5);
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 // random, uniform and integers bit for bit with the generator's state after every call, on every
 // backend, long runs (several GPU tiles, rejection-heavy ranges), spawn, jumped, advance, and
 // every error NumPy raises, with the state unchanged by a call that throws.
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <functional>
 #include <limits>
@@ -128,6 +130,12 @@ TEST_CASE("random(out) continues the stream of random", "[random]") {
     b.random(out);
     require_equal(out.to(cunp::cpu), want.to(cunp::cpu));
     CHECK(a.bit_generator().state() == b.bit_generator().state());
+    // A contiguous view that starts 4 bytes into its buffer: no whole-draw stores there.
+    Generator f = cunp::random::default_rng(11), h = cunp::random::default_rng(11);
+    const auto fview = cunp::view(cunp::zeros<float>({9}, dev), cunp::slice(1, cunp::none));
+    f.random(fview);
+    require_equal(fview.to(cunp::cpu), h.random<float>({8}, dev).to(cunp::cpu));
+    CHECK(f.bit_generator().state() == h.bit_generator().state());
   });
 }
 
@@ -207,4 +215,149 @@ TEST_CASE("a GPU integers call waits once, and only when allowed", "[random]") {
                     cunp::device_error);
   cunp::allow_synchronize(true);
   CHECK(gen.bit_generator().state() == after_fixed);
+}
+
+namespace {
+
+/// The largest distance between the empirical CDF of `x` and `cdf` (Kolmogorov-Smirnov), times
+/// sqrt(n): below 1.95 at significance 0.001.
+template <class T, class F> double ks_statistic(std::vector<T> x, F&& cdf) {
+  std::sort(x.begin(), x.end());
+  const double n = double(x.size());
+  double d = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double f = cdf(double(x[i]));
+    d = std::max({d, f - double(i) / n, double(i + 1) / n - f});
+  }
+  return d * std::sqrt(n);
+}
+
+template <class T> std::pair<double, double> mean_var(const std::vector<T>& x) {
+  double m = 0, v = 0;
+  for (T e : x) m += double(e);
+  m /= double(x.size());
+  for (T e : x) v += (double(e) - m) * (double(e) - m);
+  return {m, v / double(x.size())};
+}
+
+/// make(g, dev) from default_rng(99) after one float32 draw (a buffered half), on every backend:
+/// the same numbers and the same state as the cpu's; returns the cpu's.
+template <class T, class F> std::vector<T> same_stream(F&& make) {
+  Generator c = cunp::random::default_rng(99);
+  (void)c.random<float>({1}, cunp::cpu);
+  const ndarray<T> want = make(c, cunp::cpu);
+  for (const cunp::device dev : backends()) {
+    if (dev.is_cpu()) continue;
+    Generator d = cunp::random::default_rng(99);
+    (void)d.random<float>({1}, dev);
+    require_equal(make(d, dev).to(cunp::cpu), want);
+    CHECK(d.bit_generator().state() == c.bit_generator().state());
+  }
+  return want.to_vector();
+}
+
+}  // namespace
+
+TEST_CASE("normal and exponential: equal on every backend, and distributed as they should be",
+          "[random]") {
+  const cunp::index_t n = (cunp::index_t(1) << 20) + 1;  // odd: the last pair gives one element
+  const auto phi = [](double x) { return 0.5 * std::erfc(-x / std::sqrt(2.0)); };
+  const auto exp_cdf = [](double x) { return x <= 0 ? 0.0 : -std::expm1(-x); };
+  const double six = 6 / std::sqrt(double(n));  // six standard errors of a unit-variance mean
+  {
+    const auto z = same_stream<double>([&](Generator& g, cunp::device d) {
+      return g.standard_normal<double>({n}, d);
+    });
+    const auto [m, v] = mean_var(z);
+    CHECK(std::abs(m) < six);
+    CHECK(std::abs(v - 1) < six * std::sqrt(2.0));
+    CHECK(ks_statistic(z, phi) < 1.95);
+  }
+  {
+    const auto z = same_stream<float>([&](Generator& g, cunp::device d) {
+      return g.standard_normal<float>({n}, d);
+    });
+    const auto [m, v] = mean_var(z);
+    CHECK(std::abs(m) < six);
+    CHECK(std::abs(v - 1) < six * std::sqrt(2.0));
+    CHECK(ks_statistic(z, phi) < 1.95);
+  }
+  for (const bool f32 : {false, true}) {
+    INFO("float32 " << f32);
+    std::vector<double> e;
+    if (f32) {
+      const auto v = same_stream<float>([&](Generator& g, cunp::device d) {
+        return g.standard_exponential<float>({n}, d);
+      });
+      e.assign(v.begin(), v.end());
+    } else {
+      e = same_stream<double>([&](Generator& g, cunp::device d) {
+        return g.standard_exponential<double>({n}, d);
+      });
+    }
+    const auto [m, v] = mean_var(e);
+    CHECK(std::abs(m - 1) < six);
+    CHECK(std::abs(v - 1) < 3 * six);  // the exponential's fourth central moment is 9
+    CHECK(ks_statistic(e, exp_cdf) < 1.95);
+  }
+  on_every_backend([](cunp::device dev) {
+    // loc and scale apply after the standard draw; a pair's second element is the sine's.
+    Generator a = cunp::random::default_rng(8), b = cunp::random::default_rng(8);
+    const auto z = a.standard_normal<double>({5}, dev).to_vector();
+    const auto y = b.normal<double>(3.0, 2.0, {5}, dev).to_vector();
+    for (std::size_t i = 0; i < z.size(); ++i) CHECK(y[i] == 2.0 * z[i] + 3.0);
+    const auto e = a.standard_exponential<double>({4}, dev).to_vector();
+    const auto s = b.exponential<double>(2.5, {4}, dev).to_vector();
+    for (std::size_t i = 0; i < e.size(); ++i) CHECK(s[i] == 2.5 * e[i]);
+    CHECK(a.bit_generator().state() == b.bit_generator().state());
+    const auto out = cunp::zeros<float>({7}, dev);
+    Generator c = cunp::random::default_rng(8), d = cunp::random::default_rng(8);
+    c.standard_normal(out);
+    require_equal(out.to(cunp::cpu), d.standard_normal<float>({7}, dev).to(cunp::cpu));
+    c.standard_exponential(out);
+    require_equal(out.to(cunp::cpu), d.standard_exponential<float>({7}, dev).to(cunp::cpu));
+    const auto before = c.bit_generator().state();
+    REQUIRE_THROWS_WITH((void)c.normal<double>(0.0, -1.0, {3}, dev), "scale < 0");
+    REQUIRE_THROWS_WITH((void)c.exponential<float>(-1.0, {3}, dev), "scale < 0");
+    CHECK(c.bit_generator().state() == before);
+    CHECK(c.standard_normal<double>({0}, dev).size() == 0);
+    CHECK(c.bit_generator().state() == before);
+  });
+}
+
+TEST_CASE("the transforms' log and sincospi are within a few ulp of the library's", "[random]") {
+  std::uint64_t x = 12345;
+  const auto next = [&] {  // splitmix64
+    std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+  };
+  for (int i = 0; i < 100000; ++i) {
+    const double u = 1.0 - double(next() >> 11) * 0x1p-53;  // (0, 1]
+    const double got = cunp::detail::log_exact(u), want = std::log(u);
+    INFO("log(" << u << ")");
+    CHECK(std::abs(got - want) <= 4 * std::abs(std::nextafter(want, 0.0) - want) + 1e-300);
+    const double y = double(next() >> 11) * 0x1p-52;  // [0, 2)
+    double s, c;
+    cunp::detail::sincospi_exact(y, &s, &c);
+    INFO("sincospi(" << y << ")");
+    CHECK(std::abs(s - std::sin(M_PI * y)) < 1e-15);
+    CHECK(std::abs(c - std::cos(M_PI * y)) < 1e-15);
+  }
+  for (int i = 0; i < 100000; ++i) {
+    const float u = 1.0f - float(next() >> 40) * 0x1p-24f;  // (0, 1]
+    const float got = cunp::detail::log_exact(u), want = std::log(u);
+    INFO("logf(" << u << ")");
+    CHECK(std::abs(got - want) <= 4 * std::abs(std::nextafter(want, 0.0f) - want) + 1e-30f);
+    const float y = float(next() >> 40) * 0x1p-23f;  // [0, 2)
+    float s, c;
+    cunp::detail::sincospi_exact(y, &s, &c);
+    INFO("sincospif(" << y << ")");
+    CHECK(std::abs(s - std::sin(M_PI * y)) < 3e-7);
+    CHECK(std::abs(c - std::cos(M_PI * y)) < 3e-7);
+  }
+  CHECK(cunp::detail::log_exact(1.0) == 0.0);
+  CHECK(cunp::detail::log_exact(1.0f) == 0.0f);
+  CHECK(cunp::detail::log_exact(0x1p-53) == std::log(0x1p-53));
 }

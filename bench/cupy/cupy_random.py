@@ -34,8 +34,19 @@ def main(argv):
         run(f"random/cupy/{d.name}", lambda d=d: cp.random.random(n, dtype=d), d.itemsize)
         run(f"random/cupy_rng/{d.name}", lambda d=d: rng.random(n, dtype=d), d.itemsize)
     run("uniform/cupy/float64", lambda: cp.random.uniform(-1.0, 1.0, n), 8)
+    for dtype in (np.float32, np.float64):
+        d = np.dtype(dtype)
+        run(f"standard_normal/cupy/{d.name}", lambda d=d: cp.random.standard_normal(n, dtype=d),
+            d.itemsize)
+        run(f"standard_normal/cupy_rng/{d.name}",
+            lambda d=d: rng.standard_normal(n, dtype=d), d.itemsize)
+    run("exponential/cupy/float32",
+        lambda: cp.random.standard_exponential(n, dtype=np.float32), 4)
     run("integers/cupy/int64", lambda: cp.random.randint(0, 1000, n, dtype=np.int64), 8)
     run("integers/cupy_rng/int64", lambda: rng.integers(0, 1000, n, dtype=np.int64), 8)
+    host_rng = np.random.default_rng(42)
+    bench.run("random_cpu/numpy/float64", lambda m: ((lambda: host_rng.random(m)), ""), [1 << 26],
+              kind="host")
     try:
         import torch
     except ImportError:
@@ -47,6 +58,12 @@ def main(argv):
         run("uniform/torch/float64",
             lambda: torch.empty(n, dtype=torch.float64, device="cuda").uniform_(-1.0, 1.0), 8)
         run("integers/torch/int64", lambda: torch.randint(0, 1000, (n,), device="cuda"), 8)
+        for dtype, name in ((torch.float32, "float32"), (torch.float64, "float64")):
+            run(f"standard_normal/torch/{name}",
+                lambda dtype=dtype: torch.randn(n, dtype=dtype, device="cuda"),
+                4 if name == "float32" else 8)
+        run("exponential/torch/float32",
+            lambda: torch.empty(n, dtype=torch.float32, device="cuda").exponential_(), 4)
     bench.write()
     return 0
 

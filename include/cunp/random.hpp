@@ -1,7 +1,8 @@
 // cunp/random.hpp: numpy.random's Generator with NumPy's own streams. default_rng(seed) is
 // PCG64 seeded through SeedSequence exactly as numpy.random.default_rng(seed) is, and random,
 // uniform and integers give NumPy's numbers bit for bit, and leave the generator in NumPy's
-// state, on the cpu and on a GPU alike (the cpu backend: detail/cpu/random/fill.hpp; the GPU's:
+// state, on the cpu and on a GPU alike; normal and exponential draw by transformation (the same
+// numbers on both backends, not NumPy's) (the cpu backend: detail/cpu/random/fill.hpp; the GPU's:
 // detail/cuda/random/fill.cuh; what each element is made of: detail/random/draws.hpp).
 #pragma once
 #include <cmath>
@@ -228,7 +229,64 @@ class Generator {
     return out;
   }
 
+  /// standard_normal(shape, dtype) and normal(loc, scale, shape): float64 or float32, by
+  /// Box-Muller (not NumPy's ziggurat: the numbers differ from NumPy's, and are the same on the
+  /// cpu and a GPU; docs/differences.md). scale < 0 is value_error("scale < 0").
+  template <class T = double, class Backend = cunp::detail::compiled_backend>
+  [[nodiscard]] ndarray<T> standard_normal(const shape_t& shape = {},
+                                           device dev = default_device()) {
+    return normal<T, Backend>(0.0, 1.0, shape, dev);
+  }
+  template <class T, class Backend = cunp::detail::compiled_backend>
+  void standard_normal(const ndarray<T>& out) {
+    pairs<Backend>(out, cunp::detail::normal_pair_rule<T>{0.0, 1.0});
+  }
+  template <class T = double, class Backend = cunp::detail::compiled_backend>
+  [[nodiscard]] ndarray<T> normal(double loc = 0.0, double scale = 1.0, const shape_t& shape = {},
+                                  device dev = default_device()) {
+    if (scale < 0) throw value_error("scale < 0");
+    ndarray<T> out(shape, dev);
+    pairs<Backend>(out, cunp::detail::normal_pair_rule<T>{loc, scale});
+    return out;
+  }
+
+  /// standard_exponential(shape, dtype) and exponential(scale, shape): -log(1 - random()),
+  /// float64 or float32 (NumPy's default is its ziggurat: other numbers; the same on the cpu
+  /// and a GPU). scale < 0 is value_error("scale < 0").
+  template <class T = double, class Backend = cunp::detail::compiled_backend>
+  [[nodiscard]] ndarray<T> standard_exponential(const shape_t& shape = {},
+                                                device dev = default_device()) {
+    return exponential<T, Backend>(1.0, shape, dev);
+  }
+  template <class T, class Backend = cunp::detail::compiled_backend>
+  void standard_exponential(const ndarray<T>& out) {
+    static_assert(real_float<T>, "Generator.standard_exponential: dtype must be float64 or float32");
+    fill<Backend>(out, cunp::detail::exponential_rule<T>{1.0});
+  }
+  template <class T = double, class Backend = cunp::detail::compiled_backend>
+  [[nodiscard]] ndarray<T> exponential(double scale = 1.0, const shape_t& shape = {},
+                                       device dev = default_device()) {
+    static_assert(real_float<T>, "Generator.exponential: dtype must be float64 or float32");
+    if (scale < 0) throw value_error("scale < 0");
+    ndarray<T> out(shape, dev);
+    fill<Backend>(out, cunp::detail::exponential_rule<T>{scale});
+    return out;
+  }
+
  private:
+  template <class T>
+  static constexpr bool real_float = std::is_same_v<T, double> || std::is_same_v<T, float>;
+
+  template <class Backend, class T, class Rule> void pairs(const ndarray<T>& out, const Rule& rule) {
+    static_assert(real_float<T>, "Generator.standard_normal: dtype must be float64 or float32");
+    if (!out.is_contiguous())
+      throw value_error("Supplied output array is not contiguous, writable or aligned.");
+    if (out.size() == 0) return;
+    cunp::detail::dispatch<Backend>(out.device(), [&](auto be) {
+      random_pairs(be, out, bg_.engine(), rule);
+    });
+  }
+
   template <class Backend, class T, class Rule> void fill(const ndarray<T>& out, const Rule& rule) {
     if (!out.is_contiguous())
       throw value_error("Supplied output array is not contiguous, writable or aligned.");

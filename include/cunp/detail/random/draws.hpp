@@ -8,11 +8,13 @@
 // and whether it refuses a draw depends on that draw alone, so the GPU can test every candidate
 // in parallel and compact the accepted ones in order.
 #pragma once
+#include <cmath>
 #include <cstdint>
 #include <limits>
 #include <type_traits>
 
 #include "cunp/detail/core/math.hpp"
+#include "cunp/detail/random/exact_math.hpp"
 #include "cunp/detail/random/pcg64.hpp"
 #include "cunp/dtype.hpp"
 
@@ -90,6 +92,54 @@ template <class T, int Width> struct lemire_rule {
     return D(scaled(x) & M(std::numeric_limits<D>::max())) >= threshold;
   }
   CUNP_HD T value(D x) const { return static_cast<T>(off + std::uint64_t(scaled(x) >> Width)); }
+};
+
+/// standard_exponential (times scale): -log(1 - u) of random()'s u, float64 from a 64-bit draw,
+/// float32 from a 32-bit one, by log_exact in the result's precision (NumPy draws by ziggurat; cunp's
+/// fixed one draw an element keeps the GPU's fill parallel and equal to the cpu's).
+template <class T> struct exponential_rule {
+  static constexpr int width = std::is_same_v<T, double> ? 64 : 32;
+  static constexpr bool rejects = false;
+  double scale;
+  CUNP_HD bool accept(draw_t<width>) const { return true; }
+  CUNP_HD T value(draw_t<width> x) const {
+    if constexpr (width == 64) {
+      return mul_exact(scale, -log_exact(1.0 - unit_double_rule{}.value(x)));
+    } else {  // in float32 (1 - u exact), scaled in float64
+      const float e = -log_exact(1.0f - float(x >> 8) * 0x1p-24f);
+      return static_cast<T>(mul_exact(scale, double(e)));
+    }
+  }
+};
+
+/// normal(loc, scale) by Box-Muller: one pair of elements from two 64-bit draws (float64: 53
+/// bits each) or from the two halves of one (float32: 24 bits each); u1 in (0, 1], u2 in
+/// [0, 1), r = sqrt(-2 log u1), the pair r cos(2 pi u2), r sin(2 pi u2), in the result's
+/// precision by exact_math.hpp (NumPy draws by ziggurat, whose draws per element vary).
+template <class T> struct normal_pair_rule {
+  static constexpr int draws = std::is_same_v<T, double> ? 2 : 1;  // 64-bit draws a pair takes
+  double loc, scale;
+  CUNP_HD void values(std::uint64_t x1, std::uint64_t x2, T* z) const {
+    using R = T;  // float32 results compute in float32 (the loc and scale step in float64)
+    R u1, u2;
+    if constexpr (draws == 2) {
+      u1 = 1.0 - unit_double_rule{}.value(x1);
+      u2 = unit_double_rule{}.value(x2);
+    } else {
+      u1 = 1.0f - float(std::uint32_t(x1) >> 8) * 0x1p-24f;
+      u2 = float(std::uint32_t(x1 >> 32) >> 8) * 0x1p-24f;
+    }
+    const R r = std::sqrt(mul_exact(R(-2), log_exact(u1)));
+    R sn, cs;
+    sincospi_exact(mul_exact(R(2), u2), &sn, &cs);
+    const R z0 = mul_exact(r, cs), z1 = mul_exact(r, sn);
+    if (loc == 0 && scale == 1) {  // standard_normal: no step through float64 for float32
+      z[0] = z0, z[1] = z1;
+    } else {
+      z[0] = static_cast<T>(mul_add_unfused(scale, double(z0), loc));
+      z[1] = static_cast<T>(mul_add_unfused(scale, double(z1), loc));
+    }
+  }
 };
 
 /// Pieces of a 32-bit draw that a draw of `width` bits takes (1 for 32 and 64).

@@ -43,4 +43,20 @@ void random_fill(host_backend, const ndarray<T>& out, pcg64_state& s, const Rule
   }
 }
 
+/// Fills `out` two elements at a time by a pair rule (Box-Muller), each pair from Rule::draws
+/// 64-bit draws (the buffered half untouched); an odd last element drops its partner.
+template <class T, class Rule>
+void random_pairs(host_backend, const ndarray<T>& out, pcg64_state& s, const Rule& rule) {
+  require_cpu_for(out.device(), "a random fill");
+  T* o = out.data();
+  for (std::int64_t i = 0, n = out.size(); i < n; i += 2) {
+    const std::uint64_t x1 = s.next_uint64();
+    const std::uint64_t x2 = Rule::draws == 2 ? s.next_uint64() : x1;
+    T z[2];
+    rule.values(x1, x2, z);
+    o[i] = z[0];
+    if (i + 1 < n) o[i + 1] = z[1];
+  }
+}
+
 }  // namespace cunp::detail

@@ -3,11 +3,13 @@
 // state p + 1 LCG steps on, one jump), so threads start at their own draws and then step by the
 // grid's width, one multiply-add a draw like the sequential generator.
 //
-// A rule without rejection maps draws to elements by position (64-bit draws one to one; 32-bit
+// A pair rule (Box-Muller) makes elements 2k and 2k + 1 from the 64-bit draws of pair k, one
+// kernel too. A rule without rejection maps draws to elements by position (64-bit draws one to one; 32-bit
 // draws the buffered half first, then both halves of each 64-bit draw; narrower draws the pieces
 // of each 32-bit one), one kernel. Lemire's bounded integers refuse a few draws, each refusal a
 // function of that draw alone: a first pass counts the accepted draws of each tile of 64-bit
-// draws, CUB scans the counts, and a second pass writes the accepted values at their ranks; the
+// draws, CUB scans the counts, and a second pass writes the accepted values at their ranks (a
+// tile without a refusal knows them from its places, others rank by block scans); the
 // host then reads how many draws the call consumed (its one wait, which allow_synchronize(false)
 // refuses), to leave the generator where NumPy's is. A round that accepted too few (its size is
 // a generous estimate, six standard deviations over the expected refusals) is followed by
@@ -31,8 +33,15 @@ namespace cunp::detail {
 namespace cuda {
 
 inline constexpr int random_threads = 256;
-inline constexpr int random_items = 16;  // 64-bit draws a thread owns in a tile
+inline constexpr int random_items = 64;  // 64-bit draws a thread owns in a tile
 inline constexpr std::int64_t random_tile = std::int64_t(random_threads) * random_items;
+
+/// Blocks of a fill over `items` (draws or pairs): one resident wave (8 blocks of 256 threads an
+/// SM), so that each thread's first jump, O(log t) multiplications, is paid over many draws.
+inline unsigned fill_grid(int dev, std::int64_t items) {
+  const std::int64_t want = (items + block_threads - 1) / block_threads;
+  return static_cast<unsigned>(std::clamp<std::int64_t>(want, 1, std::int64_t(sm_count(dev)) * 8));
+}
 
 /// Where a call's draws start: its state, whether the buffered half comes first (lead), and the
 /// jump by the stride between one thread's draws.
@@ -41,6 +50,7 @@ struct draw_origin {
   lcg_jump stride;
   int lead;
   std::uint32_t lead_bits;
+  lcg_jump tiles = {};  // the grid's step over tiles (the two-pass fills)
 };
 
 /// Piece j of the 32-bit draw u, as a draw of Width bits.
@@ -49,28 +59,59 @@ template <int Width> __device__ __forceinline__ draw_t<Width> piece(std::uint32_
   else return static_cast<draw_t<Width>>((u >> (Width * j)) & ((1u << Width) - 1));
 }
 
+/// Bytes that one 64-bit draw fills (2 pieces of each of its halves, or one element).
+template <class T, class Rule>
+inline constexpr int bytes_per_draw =
+    Rule::width == 64 ? int(sizeof(T)) : 2 * pieces_per_u32(Rule::width) * int(sizeof(T));
+
+/// Stores the N bytes at src to the N-aligned dst in 4, 8 or 16-byte accesses.
+template <int N> __device__ __forceinline__ void store_chunk(void* dst, const void* src) {
+  if constexpr (N % 16 == 0) {
+#pragma unroll
+    for (int i = 0; i < N / 16; ++i)
+      static_cast<uint4*>(dst)[i] = static_cast<const uint4*>(src)[i];
+  } else if constexpr (N == 8) {
+    *static_cast<uint2*>(dst) = *static_cast<const uint2*>(src);
+  } else {
+    static_assert(N == 4, "a draw fills 4, 8 or a multiple of 16 bytes");
+    *static_cast<std::uint32_t*>(dst) = *static_cast<const std::uint32_t*>(src);
+  }
+}
+
 /// Elements from the 64-bit draw x with index p (Rule without rejection): element p for 64-bit
-/// draws, else the pieces of the 32-bit draws lead + 2p and lead + 2p + 1.
+/// draws, else the pieces of the 32-bit draws lead + 2p and lead + 2p + 1; with no lead and an
+/// aligned output, a whole draw's elements in one store.
 template <class T, class Rule>
 __device__ __forceinline__ void emit_fixed(T* out, std::int64_t n, std::int64_t p, std::uint64_t x,
-                                           int lead, const Rule& rule) {
+                                           int lead, bool aligned, const Rule& rule) {
   constexpr int W = Rule::width, per = pieces_per_u32(W);
   if constexpr (W == 64) {
     out[p] = rule.value(x);
   } else {
+    const std::int64_t first = (lead + 2 * p) * per;
+    if (lead == 0 && aligned && first + 2 * per <= n) {
+      alignas(16) T v[2 * per];
+#pragma unroll
+      for (int h = 0; h < 2; ++h)
+#pragma unroll
+        for (int j = 0; j < per; ++j)
+          v[h * per + j] = rule.value(piece<W>(std::uint32_t(x >> (32 * h)), j));
+      store_chunk<bytes_per_draw<T, Rule>>(out + first, v);
+      return;
+    }
 #pragma unroll
     for (int h = 0; h < 2; ++h) {
-      const std::int64_t first = (lead + 2 * p + h) * per;
 #pragma unroll
       for (int j = 0; j < per; ++j)
-        if (first + j < n) out[first + j] = rule.value(piece<W>(std::uint32_t(x >> (32 * h)), j));
+        if (first + h * per + j < n)
+          out[first + h * per + j] = rule.value(piece<W>(std::uint32_t(x >> (32 * h)), j));
     }
   }
 }
 
 template <class T, class Rule>
 CUNP_KERNEL void fixed_fill_kernel(T* out, std::int64_t n, std::int64_t draws, draw_origin o,
-                                   Rule rule) {
+                                   bool aligned, Rule rule) {
   const std::int64_t t = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
   const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
   if constexpr (Rule::width < 64) {
@@ -82,20 +123,29 @@ CUNP_KERNEL void fixed_fill_kernel(T* out, std::int64_t n, std::int64_t draws, d
   if (t >= draws) return;
   u128 s = pcg64_jump(o.inc, u128(t) + 1)(o.state);
   for (std::int64_t p = t; p < draws; p += step) {
-    emit_fixed(out, n, p, pcg64_output(s), o.lead, rule);
+    emit_fixed(out, n, p, pcg64_output(s), o.lead, aligned, rule);
     s = o.stride(s);
   }
 }
 
-/// The state before draw `first` of thread threadIdx.x's first item in tile `tile` (draws
-/// tile * random_tile + item * random_threads + threadIdx.x): one jump from the call's start to
-/// the tile, shared through `base`, and one short jump per thread.
-__device__ __forceinline__ u128 tile_state(const draw_origin& o, std::int64_t first_draw,
-                                           u128* base) {
-  if (threadIdx.x == 0) *base = pcg64_jump(o.inc, u128(first_draw))(o.state);
-  __syncthreads();
-  return pcg64_jump(o.inc, u128(threadIdx.x) + 1)(*base);
-}
+/// A block's walk over the tiles blockIdx.x, blockIdx.x + gridDim.x, ... of the draws from
+/// draw `from`: the state before each tile's first draw (one jump for the block's first tile,
+/// by thread 0, then the grid's jump o.tiles a tile), and this thread's place in a tile (its
+/// draws are the tile's threadIdx.x + i * random_threads) as one affine map found once.
+struct tile_walk {
+  u128 base;
+  lcg_jump to_thread;
+  __device__ tile_walk(const draw_origin& o, std::int64_t from, u128* shared) {
+    if (threadIdx.x == 0)
+      *shared = pcg64_jump(o.inc, u128(from) + u128(blockIdx.x) * random_tile)(o.state);
+    to_thread = pcg64_jump(o.inc, u128(threadIdx.x) + 1);
+    __syncthreads();
+    base = *shared;
+  }
+  /// The state of this thread's first draw in the current tile.
+  __device__ u128 start() const { return to_thread(base); }
+  __device__ void next_tile(const draw_origin& o) { base = o.tiles(base); }
+};
 
 /// The accepted candidates of the 64-bit draw x, in order, through f(k, value) (k: the
 /// candidate's place among the draw's 2 * pieces, or 0 for 64-bit draws); returns their count.
@@ -122,20 +172,24 @@ __device__ __forceinline__ int accepted(std::uint64_t x, const Rule& rule, F&& f
 template <class Rule>
 CUNP_KERNEL void __launch_bounds__(random_threads)
     count_accepted_kernel(std::int64_t* counts, std::int64_t from, std::int64_t draws,
-                          draw_origin o, Rule rule) {
+                          std::int64_t tiles, draw_origin o, Rule rule) {
   using reduce = cub::BlockReduce<std::int64_t, random_threads>;
   __shared__ typename reduce::TempStorage temp;
-  __shared__ u128 base;
-  const std::int64_t first = from + blockIdx.x * random_tile;
-  u128 s = tile_state(o, first, &base);
-  std::int64_t mine = 0;
-  for (int i = 0; i < random_items; ++i) {
-    const std::int64_t p = first + i * random_threads + threadIdx.x;
-    if (p < from + draws) mine += accepted(pcg64_output(s), rule, [](int, auto) {});
-    s = o.stride(s);
+  __shared__ u128 shared;
+  tile_walk w(o, from, &shared);
+  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x, w.next_tile(o)) {
+    const std::int64_t first = from + tile * random_tile;
+    u128 s = w.start();
+    std::int64_t mine = 0;
+    for (int i = 0; i < random_items; ++i) {
+      const std::int64_t p = first + i * random_threads + threadIdx.x;
+      if (p < from + draws) mine += accepted(pcg64_output(s), rule, [](int, auto) {});
+      s = o.stride(s);
+    }
+    const std::int64_t total = reduce(temp).Sum(mine);
+    if (threadIdx.x == 0) counts[tile] = total;
+    __syncthreads();  // temp is reused by the next tile
   }
-  const std::int64_t total = reduce(temp).Sum(mine);
-  if (threadIdx.x == 0) counts[blockIdx.x] = total;
 }
 
 /// Pass 2: each accepted value at out[rank] for the ranks below n (ends: the inclusive scan of
@@ -144,33 +198,78 @@ CUNP_KERNEL void __launch_bounds__(random_threads)
 template <class T, class Rule>
 CUNP_KERNEL void __launch_bounds__(random_threads)
     write_accepted_kernel(T* out, std::int64_t n, std::int64_t done, const std::int64_t* ends,
-                          std::int64_t from, std::int64_t draws, draw_origin o, Rule rule,
-                          std::int64_t* last) {
+                          std::int64_t from, std::int64_t draws, std::int64_t tiles,
+                          draw_origin o, Rule rule, std::int64_t* last) {
   using scan = cub::BlockScan<std::int64_t, random_threads>;
   __shared__ typename scan::TempStorage temp;
-  __shared__ u128 base;
-  const std::int64_t first = from + blockIdx.x * random_tile;
-  u128 s = tile_state(o, first, &base);
-  std::int64_t rank = done + (blockIdx.x == 0 ? 0 : ends[blockIdx.x - 1]);
-  for (int i = 0; i < random_items; ++i) {
-    const std::int64_t p = first + i * random_threads + threadIdx.x;
-    const std::uint64_t x = pcg64_output(s);
-    s = o.stride(s);
-    const int mine = p < from + draws ? accepted(x, rule, [](int, auto) {}) : 0;
-    std::int64_t before = 0, round = 0;
-    scan(temp).ExclusiveSum(std::int64_t(mine), before, round);
-    __syncthreads();  // temp is reused by the next item's scan
-    if (mine == 0 || rank >= n) {
-      rank += round;
+  __shared__ u128 shared;
+  constexpr int cands = Rule::width == 64 ? 1 : 2 * pieces_per_u32(Rule::width);
+  tile_walk w(o, from, &shared);
+  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x, w.next_tile(o)) {
+    const std::int64_t first = from + tile * random_tile;
+    u128 s = w.start();
+    const std::int64_t before_tile = tile == 0 ? 0 : ends[tile - 1];
+    std::int64_t rank = done + before_tile;
+    if (rank >= n) continue;  // every later tile too; the block's tiles are in order
+    const std::int64_t left = from + draws - first;  // (std::min would bind the host constant)
+    const std::int64_t tile_draws = left < random_tile ? left : random_tile;
+    if (ends[tile] - before_tile == tile_draws * cands) {
+      // No candidate of the tile refused (the common case: refusals are rare unless the range
+      // is just over a power of two): each one's rank follows from its place, no scan.
+      for (int i = 0; i < random_items; ++i) {
+        const std::int64_t p = first + i * random_threads + threadIdx.x;
+        const std::uint64_t x = pcg64_output(s);
+        s = o.stride(s);
+        if (p >= from + draws) continue;
+        const std::int64_t r0 = rank + (p - first) * cands;
+        accepted(x, rule, [&](int k, auto d) {
+          const std::int64_t r = r0 + k;
+          if (r < n) out[r] = rule.value(d);
+          if (r == n - 1) last[0] = p, last[1] = k;
+        });
+      }
       continue;
     }
-    std::int64_t r = rank + before;
-    accepted(x, rule, [&](int k, auto d) {
-      if (r < n) out[r] = rule.value(d);
-      if (r == n - 1) last[0] = p, last[1] = k;
-      ++r;
-    });
-    rank += round;
+    for (int i = 0; i < random_items; ++i) {
+      const std::int64_t p = first + i * random_threads + threadIdx.x;
+      const std::uint64_t x = pcg64_output(s);
+      s = o.stride(s);
+      const int mine = p < from + draws ? accepted(x, rule, [](int, auto) {}) : 0;
+      std::int64_t before = 0, round = 0;
+      scan(temp).ExclusiveSum(std::int64_t(mine), before, round);
+      __syncthreads();  // temp is reused by the next item's scan
+      if (mine == 0 || rank >= n) {
+        rank += round;
+        continue;
+      }
+      std::int64_t r = rank + before;
+      accepted(x, rule, [&](int k, auto d) {
+        if (r < n) out[r] = rule.value(d);
+        if (r == n - 1) last[0] = p, last[1] = k;
+        ++r;
+      });
+      rank += round;
+    }
+  }
+}
+
+/// Pair k of a pair rule from 64-bit draws Rule::draws * k (and the next), a thread's pairs a
+/// grid's width apart.
+template <class T, class Rule>
+CUNP_KERNEL void pair_fill_kernel(T* out, std::int64_t n, std::int64_t pairs, draw_origin o,
+                                  Rule rule) {
+  const std::int64_t t = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
+  const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
+  if (t >= pairs) return;
+  u128 s = pcg64_jump(o.inc, u128(t) * Rule::draws + 1)(o.state);
+  for (std::int64_t k = t; k < pairs; k += step) {
+    const std::uint64_t x1 = pcg64_output(s);
+    const std::uint64_t x2 = Rule::draws == 2 ? pcg64_output(s * pcg64_multiplier + o.inc) : x1;
+    T z[2];
+    rule.values(x1, x2, z);
+    out[2 * k] = z[0];
+    if (2 * k + 1 < n) out[2 * k + 1] = z[1];
+    s = o.stride(s);
   }
 }
 
@@ -195,10 +294,12 @@ void random_fill(cuda_backend, const ndarray<T>& out, pcg64_state& s, const Rule
     // 64-bit draws the fill needs: n of them, or enough for the 32-bit draws after the lead.
     const std::int64_t u32s = W == 64 ? 0 : (n + per - 1) / per;
     const std::int64_t draws = W == 64 ? n : (std::max<std::int64_t>(u32s - o.lead, 0) + 1) / 2;
-    const unsigned grid = cuda::grid_for(on.dev, std::max<std::int64_t>(draws, 1));
+    const unsigned grid = cuda::fill_grid(on.dev, draws);
     o.stride = pcg64_jump(s.inc, u128(grid) * cuda::block_threads);
+    const bool aligned =
+        reinterpret_cast<std::uintptr_t>(out.data()) % cuda::bytes_per_draw<T, Rule> == 0;
     cuda::fixed_fill_kernel<<<grid, cuda::block_threads, 0, on.stream>>>(out.data(), n, draws, o,
-                                                                          rule);
+                                                                          aligned, rule);
     CUNP_CUDA_CHECK_LAUNCH("fixed_fill_kernel");
     skip_draws(s, W, std::uint64_t(n));
     return;
@@ -243,14 +344,16 @@ void random_fill(cuda_backend, const ndarray<T>& out, pcg64_state& s, const Rule
       const std::int64_t tiles = (draws + cuda::random_tile - 1) / cuda::random_tile;
       const cuda::workspace counts(on.dev, std::size_t(tiles + 1) * sizeof(std::int64_t));
       auto* c = static_cast<std::int64_t*>(counts.data());
-      cuda::count_accepted_kernel<<<unsigned(tiles), cuda::random_threads, 0, on.stream>>>(
-          c, from, draws, o, rule);
+      const unsigned grid = cuda::fill_grid(on.dev, tiles * cuda::block_threads);
+      o.tiles = pcg64_jump(s.inc, u128(grid) * cuda::random_tile);
+      cuda::count_accepted_kernel<<<grid, cuda::random_threads, 0, on.stream>>>(c, from, draws,
+                                                                              tiles, o, rule);
       CUNP_CUDA_CHECK_LAUNCH("count_accepted_kernel");
       cuda::cub_call(on.dev, "cub::DeviceScan::InclusiveSum", [&](void* temp, std::size_t& bytes) {
         return cub::DeviceScan::InclusiveSum(temp, bytes, c, c, tiles, on.stream);
       });
-      cuda::write_accepted_kernel<<<unsigned(tiles), cuda::random_threads, 0, on.stream>>>(
-          out.data(), n, done, c, from, draws, o, rule, last_d);
+      cuda::write_accepted_kernel<<<grid, cuda::random_threads, 0, on.stream>>>(
+          out.data(), n, done, c, from, draws, tiles, o, rule, last_d);
       CUNP_CUDA_CHECK_LAUNCH("write_accepted_kernel");
       CUNP_CUDA_CHECK(cudaMemcpyAsync(last_d + 2, c + tiles - 1, sizeof(std::int64_t),
                                       cudaMemcpyDeviceToDevice, on.stream));
@@ -266,6 +369,18 @@ void random_fill(cuda_backend, const ndarray<T>& out, pcg64_state& s, const Rule
                 : std::uint64_t(lead_used) + std::uint64_t(last[0]) * cands + std::uint64_t(last[1]) + 1;
     skip_draws(s, W, used);
   }
+}
+
+template <class T, class Rule>
+void random_pairs(cuda_backend, const ndarray<T>& out, pcg64_state& s, const Rule& rule) {
+  const std::int64_t n = out.size(), pairs = (n + 1) / 2;
+  const cuda::on_device on(out.device());
+  const unsigned grid = cuda::fill_grid(on.dev, pairs);
+  const cuda::draw_origin o{s.state, s.inc,
+                            pcg64_jump(s.inc, u128(grid) * cuda::block_threads * Rule::draws), 0, 0};
+  cuda::pair_fill_kernel<<<grid, cuda::block_threads, 0, on.stream>>>(out.data(), n, pairs, o, rule);
+  CUNP_CUDA_CHECK_LAUNCH("pair_fill_kernel");
+  skip_draws(s, 64, std::uint64_t(pairs) * Rule::draws);
 }
 
 }  // namespace cunp::detail

@@ -1,0 +1,159 @@
+// cunp/detail/random/exact_math.hpp: log and sin/cos of pi x that give the same bits on the host
+// and on a GPU, for the distributions cunp draws by transformation (normal, exponential). The
+// libraries' log and sincos differ in the last bit between glibc and CUDA, and nvcc fuses a * b
+// + c where g++ does not; so every step here is one IEEE operation that rounds the same way on
+// both (fma rounds once everywhere, sqrt and division are correctly rounded), with polynomial
+// coefficients written as exact double constants. Accuracy is a few ulp, which the sampling does
+// not notice; equality between the backends is the point.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+
+#include "cunp/config.hpp"
+
+namespace cunp::detail {
+
+/// a * b + c rounded once, on either side.
+CUNP_HD inline double fma_exact(double a, double b, double c) {
+#if defined(__CUDA_ARCH__)
+  return __fma_rn(a, b, c);
+#else
+  return std::fma(a, b, c);
+#endif
+}
+/// a * b and a + b, never fused with a neighbour.
+CUNP_HD inline double mul_exact(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+CUNP_HD inline double add_exact(double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return __dadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+
+/// log(x) for 0 < x <= 1 with x normal or x = 1 (the uniforms the transforms take; the smallest
+/// is 2^-53). x = m 2^e with m in [sqrt(1/2), sqrt(2)); log m = 2 atanh(s), s = (m - 1)/(m + 1),
+/// |s| < 0.172, by its series to s^21; e log 2 in two parts (fdlibm's split of log 2).
+CUNP_HD inline double log_exact(double x) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  int e = int((bits >> 52) & 0x7ff) - 1023;
+  bits = (bits & 0x000fffffffffffffull) | 0x3ff0000000000000ull;  // m in [1, 2)
+  double m;
+  std::memcpy(&m, &bits, sizeof m);
+  if (m > 0x1.6a09e667f3bcdp+0) {  // sqrt(2): take m / 2 (exact) and e + 1
+    m = mul_exact(m, 0.5);
+    ++e;
+  }
+  const double s = (m - 1.0) / add_exact(m, 1.0);  // m - 1 is exact
+  const double z = mul_exact(s, s);
+  // 2 atanh(s) = 2 s + s z (2/3 + z (2/5 + z (2/7 + ...)))
+  constexpr double c[] = {0x1.5555555555555p-1, 0x1.999999999999ap-2, 0x1.2492492492492p-2,
+                          0x1.c71c71c71c71cp-3, 0x1.745d1745d1746p-3, 0x1.3b13b13b13b14p-3,
+                          0x1.1111111111111p-3, 0x1.e1e1e1e1e1e1ep-4, 0x1.af286bca1af28p-4,
+                          0x1.8618618618618p-4};
+  double p = c[9];
+  for (int k = 8; k >= 0; --k) p = fma_exact(p, z, c[k]);
+  const double log_m = fma_exact(mul_exact(s, z), p, mul_exact(2.0, s));
+  constexpr double ln2_hi = 0x1.62e42fee00000p-1, ln2_lo = 0x1.a39ef35793c76p-33;
+  return fma_exact(double(e), ln2_hi, fma_exact(double(e), ln2_lo, log_m));  // e * ln2_hi exact
+}
+
+/// sin and cos of (k/2 + r) pi from those of r pi: selects and sign flips, no branch (the lanes
+/// of a warp turn by different k).
+template <class R> CUNP_HD inline void quarter_turns(int k, R s, R c, R* sin_out, R* cos_out) {
+  const bool swap = (k & 1) != 0;
+  const R sv = swap ? c : s, cv = swap ? s : c;
+  *sin_out = (k & 2) ? -sv : sv;
+  *cos_out = ((k + 1) & 2) ? -cv : cv;
+}
+
+/// sin(pi y) and cos(pi y) for 0 <= y < 2: y = k/2 + r with |r| <= 1/4 (exact), the Taylor
+/// series of sin and cos of pi r (terms to r^17 and r^18), then the quarter turns k.
+CUNP_HD inline void sincospi_exact(double y, double* sin_out, double* cos_out) {
+  const double k = std::floor(fma_exact(y, 2.0, 0.5));  // nearest quarter turn, 0..4
+  const double r = fma_exact(k, -0.5, y);               // exact (Sterbenz)
+  const double r2 = mul_exact(r, r);
+  constexpr double sc[] = {0x1.921fb54442d18p+1,  -0x1.4abbce625be53p+2, 0x1.466bc6775aae2p+1,
+                           -0x1.32d2cce62bd86p-1, 0x1.50783487ee782p-4,  -0x1.e3074fde8871fp-8,
+                           0x1.e8f434d018d63p-12, -0x1.6fadb9f155744p-16, 0x1.aaec32af93359p-21};
+  constexpr double cc[] = {0x1.0000000000000p+0,  -0x1.3bd3cc9be45dep+2, 0x1.03c1f081b5ac4p+2,
+                           -0x1.55d3c7e3cbffap+0, 0x1.e1f506891babbp-3,  -0x1.a6d1f2a204a8cp-6,
+                           0x1.f9d38a3763cc3p-10, -0x1.b6e24f44b128fp-14, 0x1.20c62c2f2d7f5p-18,
+                           -0x1.2a0c591af8314p-23};
+  double ps = sc[8], pc = cc[9];
+  for (int j = 7; j >= 0; --j) ps = fma_exact(ps, r2, sc[j]);
+  for (int j = 8; j >= 0; --j) pc = fma_exact(pc, r2, cc[j]);
+  quarter_turns(static_cast<int>(k), mul_exact(ps, r), pc, sin_out, cos_out);
+}
+
+// The float32 forms, for float32 results: the same steps in float with fewer terms (float32
+// math runs at twice float64's rate on a GPU, and these fills are bound by it).
+CUNP_HD inline float fma_exact(float a, float b, float c) {
+#if defined(__CUDA_ARCH__)
+  return __fmaf_rn(a, b, c);
+#else
+  return std::fma(a, b, c);
+#endif
+}
+CUNP_HD inline float mul_exact(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fmul_rn(a, b);
+#else
+  return a * b;
+#endif
+}
+CUNP_HD inline float add_exact(float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return __fadd_rn(a, b);
+#else
+  return a + b;
+#endif
+}
+
+/// log(x) for 0 < x <= 1, x normal (down to 2^-24 here): the series to s^11.
+CUNP_HD inline float log_exact(float x) {
+  std::uint32_t bits;
+  std::memcpy(&bits, &x, sizeof bits);
+  int e = int((bits >> 23) & 0xff) - 127;
+  bits = (bits & 0x007fffffu) | 0x3f800000u;
+  float m;
+  std::memcpy(&m, &bits, sizeof m);
+  if (m > 0x1.6a09e6p+0f) {
+    m = mul_exact(m, 0.5f);
+    ++e;
+  }
+  const float s = (m - 1.0f) / add_exact(m, 1.0f);
+  const float z = mul_exact(s, s);
+  constexpr float c[] = {0x1.555556p-1f, 0x1.99999ap-2f, 0x1.24924ap-2f, 0x1.c71c72p-3f,
+                         0x1.745d18p-3f};
+  float p = c[4];
+  for (int k = 3; k >= 0; --k) p = fma_exact(p, z, c[k]);
+  const float log_m = fma_exact(mul_exact(s, z), p, mul_exact(2.0f, s));
+  constexpr float ln2_hi = 0x1.62e4p-1f, ln2_lo = 0x1.7f7d1cp-20f;
+  return fma_exact(float(e), ln2_hi, fma_exact(float(e), ln2_lo, log_m));
+}
+
+/// sin(pi y) and cos(pi y) for 0 <= y < 2, the series to r^9 and r^10.
+CUNP_HD inline void sincospi_exact(float y, float* sin_out, float* cos_out) {
+  const float k = std::floor(fma_exact(y, 2.0f, 0.5f));
+  const float r = fma_exact(k, -0.5f, y);
+  const float r2 = mul_exact(r, r);
+  constexpr float sc[] = {0x1.921fb6p+1f, -0x1.4abbcep+2f, 0x1.466bc6p+1f, -0x1.32d2ccp-1f,
+                          0x1.507834p-4f};
+  constexpr float cc[] = {0x1.0p+0f,       -0x1.3bd3ccp+2f, 0x1.03c1f0p+2f, -0x1.55d3c8p+0f,
+                          0x1.e1f506p-3f,  -0x1.a6d1f2p-6f};
+  float ps = sc[4], pc = cc[5];
+  for (int j = 3; j >= 0; --j) ps = fma_exact(ps, r2, sc[j]);
+  for (int j = 4; j >= 0; --j) pc = fma_exact(pc, r2, cc[j]);
+  quarter_turns(static_cast<int>(k), mul_exact(ps, r), pc, sin_out, cos_out);
+}
+
+}  // namespace cunp::detail
