@@ -12,10 +12,5 @@ int main(int argc, char** argv) {
     return 77;
   }
 #endif
-#ifdef CUNP_TEST_COMPILE_ONLY
-  std::puts("built by preset cpu (CUNP_GPU_TESTS_COMPILE_ONLY): device code unoptimised, only to "
-            "check that it compiles; build preset gpu to run the GPU tests (exit 77)");
-  return 77;
-#endif
   return Catch::Session().run(argc, argv);
 }
