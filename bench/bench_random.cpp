@@ -6,6 +6,9 @@
 // bench/cupy/cupy_random.py's output (CuPy and PyTorch). The generator's stream continues from
 // call to call, as a user's does. integers over [0, 1000) reads back how many draws it used
 // (its one wait) inside the timing. random_cpu times the cpu backend (host time per call).
+// permutation's raw row is the plain way with the vendor calls: cuRAND's 64-bit keys and CUB's
+// SortPairs of (key, position) with 8-byte keys (cunp sorts 4-byte ones, then settles ties).
+#include <cub/device/device_radix_sort.cuh>
 #include <curand.h>
 
 #include <string>
@@ -89,6 +92,37 @@ void uniform_cunp(State& s) {  // uniform(-1, 1, n), float64
            [&] { consume(generator().uniform<double>(-1.0, 1.0, {n}, gpu0)); });
 }
 
+void permutation_cunp(State& s) {  // permutation(n), int64
+  const index_t n = s.range(0);
+  gpu_loop(s, {double(n) * sizeof(std::int64_t), against::copy_ceiling, true},
+           [&] { consume(generator().permutation(n, gpu0)); });
+}
+
+/// curandGenerate of 2n 32-bit words as n 64-bit keys, then cub::DeviceRadixSort::SortPairs of
+/// the keys with the positions 0..n-1, into kept buffers.
+void permutation_raw(State& s) {
+  const index_t n = s.range(0);
+  auto keys = cunp::empty<std::uint64_t>({n}, gpu0), sorted = cunp::empty<std::uint64_t>({n}, gpu0);
+  auto pos = cunp::arange<std::int64_t>(n, gpu0), out = cunp::empty<std::int64_t>({n}, gpu0);
+  static curandGenerator_t g = [] {
+    curandGenerator_t x;
+    curandCreateGenerator(&x, CURAND_RNG_PSEUDO_PHILOX4_32_10);
+    curandSetPseudoRandomGeneratorSeed(x, 42);
+    return x;
+  }();
+  const cudaStream_t st = cunp::detail::cuda::current_stream(0);
+  curandSetStream(g, st);
+  std::size_t bytes = 0;
+  cub::DeviceRadixSort::SortPairs(nullptr, bytes, keys.data(), sorted.data(), pos.data(),
+                                  out.data(), int(n), 0, 64, st);
+  auto temp = cunp::empty<std::uint8_t>({index_t(bytes)}, gpu0);
+  gpu_loop(s, {double(n) * sizeof(std::int64_t), against::copy_ceiling, true}, [&] {
+    curandGenerate(g, reinterpret_cast<unsigned*>(keys.data()), 2 * std::size_t(n));
+    cub::DeviceRadixSort::SortPairs(temp.data(), bytes, keys.data(), sorted.data(), pos.data(),
+                                    out.data(), int(n), 0, 64, st);
+  });
+}
+
 /// The cpu backend's random() of float64, host time per call (NumPy's, in cupy_random.py, is
 /// the peer: the target is at most twice its time).
 void random_cpu(State& s) {
@@ -120,6 +154,8 @@ void register_benchmarks() {
   gpu("standard_normal/raw/float64", standard_normal_raw<double>, n);
   gpu("exponential/cunp/float32", exponential_cunp<float>, n);
   gpu("integers/cunp/int64", integers_cunp, n);
+  gpu("permutation/cunp/int64", permutation_cunp, std::int64_t(1) << 24);
+  gpu("permutation/raw/int64", permutation_raw, std::int64_t(1) << 24);
   RegisterBenchmark("random_cpu/cunp/float64", random_cpu)->Arg(std::int64_t(1) << 26)->Iterations(5);
 }
 

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <limits>
+#include <numeric>
 #include <string>
 #include <vector>
 
@@ -93,6 +94,16 @@ void numpy_streams(archive& g, const std::string& seed, cunp::device dev) {
   });
   call("bool_long", [&] { return gen.integers<bool>(0, 2, {10001}, dev); });
   call("i16_long", [&] { return gen.integers<std::int16_t>(-1000, 1000, {20001}, dev); });
+  call("empty_range", [&] { return gen.integers<i64>(5, 5, {2, 0}, dev); });
+  call("choice_int", [&] { return gen.choice(1000, {9}, true, {}, dev); });
+  call("choice_p", [&] { return gen.choice(5, {7}, true, {0.1, 0, 0.3, 0.6, 0}, dev); });
+  call("choice_p_2d", [&] { return gen.choice(4, {2, 3}, true, {0.25, 0.25, 0.4, 0.1}, dev); });
+  call("choice_axis", [&] {
+    return gen.choice(cunp::arange<double>(12, dev).reshape({3, 4}), {5}, true, {}, 1);
+  });
+  call("choice_arr_p", [&] {
+    return gen.choice(cunp::arange<double>(6, dev), {4}, true, {0, 0.5, 0, 0.25, 0.125, 0.125});
+  });
 }
 
 }  // namespace
@@ -164,15 +175,26 @@ TEST_CASE("a GPU fill equals the cpu's over millions of draws", "[random][gpu]")
   });
 }
 
+namespace {
+
+/// After one float32 draw (so that a half is buffered), fails(f, text) requires f to throw
+/// `text` and to leave gen's whole state as it was.
+std::function<void(const std::function<void()>&, const char*)> failure_check(Generator& gen,
+                                                                           cunp::device dev) {
+  (void)gen.random<float>({1}, dev);
+  return [&gen, before = gen.bit_generator().state()](const std::function<void()>& f,
+                                                      const char* text) {
+    REQUIRE_THROWS_WITH(f(), text);
+    CHECK(gen.bit_generator().state() == before);
+  };
+}
+
+}  // namespace
+
 TEST_CASE("bad arguments raise NumPy's errors and leave the generator as it was", "[random]") {
   on_every_backend([](cunp::device dev) {
     Generator gen = cunp::random::default_rng(3);
-    (void)gen.random<float>({1}, dev);
-    const auto before = gen.bit_generator().state();
-    const auto fails = [&](const std::function<void()>& f, const char* text) {
-      REQUIRE_THROWS_WITH(f(), text);
-      CHECK(gen.bit_generator().state() == before);
-    };
+    const auto fails = failure_check(gen, dev);
     using i64 = std::int64_t;
     fails([&] { (void)gen.integers<i64>(5, 5, {2}, dev); }, "low >= high");
     fails([&] { (void)gen.integers<i64>(5, 4, {2}, dev, true); }, "low > high");
@@ -193,6 +215,7 @@ TEST_CASE("bad arguments raise NumPy's errors and leave the generator as it was"
     const auto strided = cunp::view(cunp::zeros<double>({6}, dev), cunp::slice(cunp::none, cunp::none, 2));
     fails([&] { gen.random(strided); }, "Supplied output array is not contiguous, writable or aligned.");
     REQUIRE_THROWS_WITH((void)cunp::random::default_rng(-1), "expected non-negative integer");
+    const auto before = gen.bit_generator().state();
     PCG64::state_type even = before;
     even.inc_low &= ~std::uint64_t(1);
     REQUIRE_THROWS_AS(gen.bit_generator().set_state(even), cunp::value_error);
@@ -360,4 +383,168 @@ TEST_CASE("the transforms' log and sincospi are within a few ulp of the library'
   CHECK(cunp::detail::log_exact(1.0) == 0.0);
   CHECK(cunp::detail::log_exact(1.0f) == 0.0f);
   CHECK(cunp::detail::log_exact(0x1p-53) == std::log(0x1p-53));
+}
+
+TEST_CASE("permutation is the stable argsort of the next n draws, on every backend", "[random]") {
+  // 2^20 draws hold about 128 pairs of equal upper halves, which a GPU settles by the lower ones.
+  const cunp::index_t n = (cunp::index_t(1) << 20) + 3;
+  {
+    PCG64 bg(77);
+    std::vector<std::uint32_t> high(static_cast<std::size_t>(n));
+    for (auto& h : high) h = std::uint32_t(bg.random_raw() >> 32);
+    std::sort(high.begin(), high.end());
+    REQUIRE(std::adjacent_find(high.begin(), high.end()) != high.end());
+  }
+  constexpr auto u64_max = std::numeric_limits<std::uint64_t>::max();
+  on_every_backend([&](cunp::device dev) {
+    Generator a = cunp::random::default_rng(77), b = cunp::random::default_rng(77);
+    const auto perm = a.permutation(n, dev);
+    CHECK(perm.device() == dev);
+    const auto draws = b.integers<std::uint64_t>(0, u64_max, {n}, dev, true);  // the raw draws
+    require_equal(perm.to(cunp::cpu), cunp::argsort(draws).to(cunp::cpu));
+    CHECK(a.bit_generator().state() == b.bit_generator().state());
+    CHECK(a.permutation(0, dev).shape() == cunp::shape_t{0});
+    CHECK(a.permutation(-3, dev).shape() == cunp::shape_t{0});  // NumPy: arange(-3), empty
+    CHECK(a.bit_generator().state() == b.bit_generator().state());
+    CHECK(a.permutation(1, dev).to_vector() == std::vector<std::int64_t>{0});
+  });
+  (void)same_stream<std::int64_t>([&](Generator& g, cunp::device d) { return g.permutation(n, d); });
+}
+
+TEST_CASE("permutation is uniform", "[random]") {
+  // Every order of 4 elements about as often: chi-square with 23 degrees of freedom, 49.7 at
+  // significance 0.001.
+  Generator g = cunp::random::default_rng(4);
+  std::vector<int> count(256, 0);
+  const int draws = 24000;
+  for (int k = 0; k < draws; ++k) {
+    const auto p = g.permutation(4, cunp::cpu).to_vector();
+    ++count[std::size_t(p[0] * 64 + p[1] * 16 + p[2] * 4 + p[3])];
+  }
+  double chi2 = 0;
+  int orders = 0;
+  for (int c : count) {
+    if (c == 0) continue;
+    ++orders;
+    chi2 += (c - 1000.0) * (c - 1000.0) / 1000.0;
+  }
+  CHECK(orders == 24);
+  CHECK(chi2 < 49.7);
+}
+
+TEST_CASE("permutation and shuffle of arrays reorder slices along an axis", "[random]") {
+  on_every_backend([](cunp::device dev) {
+    const auto a = cunp::arange<std::int32_t>(24, dev).reshape({2, 3, 4});
+    for (const cunp::index_t axis : {0, 1, 2, -1}) {
+      INFO("axis " << axis);
+      Generator g = cunp::random::default_rng(axis + 10), h = cunp::random::default_rng(axis + 10);
+      const auto got = g.permutation(a, axis);
+      const cunp::index_t len = a.shape()[std::size_t(cunp::normalize_axis(axis, 3))];
+      require_equal(got.to(cunp::cpu), cunp::take(a, h.permutation(len, dev), axis).to(cunp::cpu));
+      // shuffle: the same order, in place, through a view with a negative stride.
+      Generator s = cunp::random::default_rng(axis + 10);
+      const auto b = a.copy();
+      const auto rev = cunp::view(b, cunp::all, cunp::slice(cunp::none, cunp::none, -1));
+      const auto want = s.permutation(rev, axis);
+      Generator t = cunp::random::default_rng(axis + 10);
+      t.shuffle(rev, axis);
+      require_equal(rev.to(cunp::cpu), want.to(cunp::cpu));
+      CHECK(s.bit_generator().state() == t.bit_generator().state());
+    }
+    Generator g = cunp::random::default_rng(1);
+    const auto x = cunp::arange<double>(50, dev);
+    g.shuffle(x);
+    auto v = x.to_vector();
+    std::sort(v.begin(), v.end());
+    CHECK(v == cunp::arange<double>(50, cunp::cpu).to_vector());
+    const auto before = g.bit_generator().state();
+    REQUIRE_THROWS_WITH(g.shuffle(cunp::zeros<float>({}, dev)),
+                        "axis 0 is out of bounds for array of dimension 0");
+    REQUIRE_THROWS_WITH((void)g.permutation(a, 3), "axis 3 is out of bounds for array of dimension 3");
+    CHECK(g.bit_generator().state() == before);
+  });
+}
+
+TEST_CASE("choice without replacement: distinct samples, the same on every backend", "[random]") {
+  const std::vector<double> p{0.05, 0, 0.2, 0.4, 0, 0.1, 0.25};
+  on_every_backend([&](cunp::device dev) {
+    Generator g = cunp::random::default_rng(21), h = cunp::random::default_rng(21);
+    // Without p: the first samples of permutation(a).
+    const auto c = g.choice(1000, {4, 5}, false, {}, dev);
+    CHECK(c.shape() == cunp::shape_t{4, 5});
+    const auto perm = h.permutation(1000, dev).to_vector();
+    CHECK(c.to_vector() == std::vector<std::int64_t>(perm.begin(), perm.begin() + 20));
+    CHECK(g.bit_generator().state() == h.bit_generator().state());
+    // With p: distinct, never an index of p 0, all of the non-zero ones when size is their count.
+    auto w = g.choice(7, {5}, false, p, dev).to_vector();
+    std::sort(w.begin(), w.end());
+    CHECK(w == std::vector<std::int64_t>{0, 2, 3, 5, 6});
+    const auto rows = g.choice(cunp::arange<float>(21, dev).reshape({7, 3}), {2}, false, p);
+    CHECK(rows.shape() == cunp::shape_t{2, 3});
+    CHECK(g.choice(7, {0}, false, p, dev).size() == 0);
+    CHECK(g.choice(0, {0}, false, {}, dev).size() == 0);
+  });
+  (void)same_stream<std::int64_t>([&](Generator& g, cunp::device d) {
+    return g.choice(50000, {20000}, false, {}, d);
+  });
+  std::vector<double> wide(30000);
+  for (std::size_t i = 0; i < wide.size(); ++i) wide[i] = double(i % 7);
+  const double total = std::accumulate(wide.begin(), wide.end(), 0.0);
+  for (double& x : wide) x /= total;
+  (void)same_stream<std::int64_t>([&](Generator& g, cunp::device d) {
+    return g.choice(30000, {20000}, false, wide, d);
+  });
+  // The first sample is distributed as p (chi-square with 4 degrees of freedom: 18.5 at 0.001),
+  // the second as p renormalised without the first (NumPy's loop), here summed over the first.
+  Generator g = cunp::random::default_rng(5);
+  std::vector<double> first(7, 0), second(7, 0);
+  const int draws = 20000;
+  for (int k = 0; k < draws; ++k) {
+    const auto s = g.choice(7, {2}, false, p, cunp::cpu).to_vector();
+    ++first[std::size_t(s[0])];
+    ++second[std::size_t(s[1])];
+  }
+  double chi_first = 0, chi_second = 0;
+  for (std::size_t i = 0; i < p.size(); ++i) {
+    if (p[i] == 0) {
+      CHECK(first[i] + second[i] == 0);
+      continue;
+    }
+    double q = 0;  // P(second = i) = sum over j != i of p_j p_i / (1 - p_j)
+    for (std::size_t j = 0; j < p.size(); ++j)
+      if (j != i) q += p[j] * p[i] / (1 - p[j]);
+    chi_first += (first[i] - draws * p[i]) * (first[i] - draws * p[i]) / (draws * p[i]);
+    chi_second += (second[i] - draws * q) * (second[i] - draws * q) / (draws * q);
+  }
+  CHECK(chi_first < 18.5);
+  CHECK(chi_second < 18.5);
+}
+
+TEST_CASE("choice's bad arguments raise NumPy's errors and leave the generator as it was",
+          "[random]") {
+  on_every_backend([](cunp::device dev) {
+    Generator gen = cunp::random::default_rng(3);
+    const auto fails = failure_check(gen, dev);
+    fails([&] { (void)gen.choice(5, {6}, false, {}, dev); },
+          "Cannot take a larger sample than population when replace is False");
+    fails([&] { (void)gen.choice(5, {3}, true, {0.5, 0.5, 0, 0, 0.1}, dev); },
+          "Probabilities do not sum to 1. See Notes section of docstring for more information.");
+    fails([&] { (void)gen.choice(5, {3}, true, {0.5, 0.6, 0, 0, -0.1}, dev); },
+          "Probabilities are not non-negative");
+    fails([&] { (void)gen.choice(5, {3}, true, {std::nan(""), 0.5, 0.5, 0, 0}, dev); },
+          "Probabilities contain NaN");
+    fails([&] { (void)gen.choice(5, {3}, true, {0.5, 0.5, 0, 0}, dev); },
+          "a and p must have same size");
+    fails([&] { (void)gen.choice(0, {3}, true, {}, dev); },
+          "a must be a positive integer unless no samples are taken");
+    fails([&] { (void)gen.choice(cunp::zeros<float>({0}, dev), {3}); },
+          "a cannot be empty unless no samples are taken");
+    fails([&] { (void)gen.choice(5, {4}, false, {0.5, 0.5, 0, 0, 0}, dev); },
+          "Fewer non-zero entries in p than size");
+    fails([&] { (void)gen.choice(5, {-1}, true, {}, dev); }, "negative dimensions are not allowed");
+    fails([&] { (void)gen.choice(5, {-1}, false, {}, dev); }, "negative dimensions are not allowed");
+    fails([&] { (void)gen.choice(cunp::zeros<float>({2, 3}, dev), {3}, true, {}, 2); },
+          "axis 2 is out of bounds for array of dimension 2");
+    CHECK(gen.choice(-2, {0}, true, {}, dev).size() == 0);  // no samples: any population
+  });
 }

@@ -44,6 +44,12 @@ def main(argv):
         lambda: cp.random.standard_exponential(n, dtype=np.float32), 4)
     run("integers/cupy/int64", lambda: cp.random.randint(0, 1000, n, dtype=np.int64), 8)
     run("integers/cupy_rng/int64", lambda: rng.integers(0, 1000, n, dtype=np.int64), 8)
+    m = 1 << 24  # permutation(m), int64
+    for name, fn in (("cupy", lambda: cp.random.permutation(m)),
+                     ("cupy_rng", getattr(rng, "permutation", None) and (lambda: rng.permutation(m)))):
+        if fn is not None:
+            bench.run(f"permutation/{name}/int64", lambda _, fn=fn: (fn, ""), [m],
+                      nbytes=lambda _: m * 8, ceiling="copy", hide_launch=True)
     host_rng = np.random.default_rng(42)
     bench.run("random_cpu/numpy/float64", lambda m: ((lambda: host_rng.random(m)), ""), [1 << 26],
               kind="host")
@@ -62,6 +68,9 @@ def main(argv):
             run(f"standard_normal/torch/{name}",
                 lambda dtype=dtype: torch.randn(n, dtype=dtype, device="cuda"),
                 4 if name == "float32" else 8)
+        bench.run("permutation/torch/int64",
+                  lambda _: ((lambda: torch.randperm(m, device="cuda")), ""), [m],
+                  nbytes=lambda _: m * 8, ceiling="copy", hide_launch=True)
         run("exponential/torch/float32",
             lambda: torch.empty(n, dtype=torch.float32, device="cuda").exponential_(), 4)
     bench.write()

@@ -5,6 +5,7 @@
 // numbers on both backends, not NumPy's) (the cpu backend: detail/cpu/random/fill.hpp; the GPU's:
 // detail/cuda/random/fill.cuh; what each element is made of: detail/random/draws.hpp).
 #pragma once
+#include <algorithm>
 #include <cmath>
 #include <concepts>
 #include <cstdint>
@@ -16,10 +17,14 @@
 
 #include "cunp/creation.hpp"
 #include "cunp/detail/cpu/random/fill.hpp"
+#include "cunp/detail/cpu/random/permutation.hpp"
 #include "cunp/detail/random/draws.hpp"
 #include "cunp/detail/random/pcg64.hpp"
 #include "cunp/detail/random/seed_sequence.hpp"
+#include "cunp/indexing.hpp"
 #include "cunp/ndarray.hpp"
+#include "cunp/sort.hpp"
+#include "cunp/view.hpp"
 
 namespace cunp::detail {
 template <class T>
@@ -30,6 +35,45 @@ inline constexpr bool random_float_v =
 template <class T> void check_bound(__int128 v, const char* which) {
   if (v < __int128(std::numeric_limits<T>::min()) || v > __int128(std::numeric_limits<T>::max()))
     throw value_error(std::string(which) + " is out of bounds for " + std::string(dtype_name_v<T>));
+}
+
+/// NumPy's kahan_sum of choice's p (the sum its check compares with 1).
+inline double kahan_sum(const std::vector<double>& p) {
+  if (p.empty()) return 0.0;
+  double sum = p[0], c = 0.0;
+  for (std::size_t i = 1; i < p.size(); ++i) {
+    const double y = p[i] - c, t = sum + y;
+    c = (t - sum) - y;
+    sum = t;
+  }
+  return sum;
+}
+
+/// Generator.choice's checks of the population and of p, in NumPy's order and words.
+inline void check_choice(index_t pop, bool from_array, index_t samples,
+                         const std::vector<double>& p) {
+  if (pop <= 0 && samples != 0)
+    throw value_error(from_array ? "a cannot be empty unless no samples are taken"
+                                 : "a must be a positive integer unless no samples are taken");
+  if (p.empty()) return;
+  if (index_t(p.size()) != pop) throw value_error("a and p must have same size");
+  const double sum = kahan_sum(p);
+  if (std::isnan(sum)) throw value_error("Probabilities contain NaN");
+  for (double x : p)
+    if (x < 0) throw value_error("Probabilities are not non-negative");
+  if (std::abs(sum - 1.0) > std::sqrt(std::numeric_limits<double>::epsilon()))
+    throw value_error("Probabilities do not sum to 1. See Notes section of docstring for more "
+                      "information.");
+}
+
+/// The number of elements of `shape`, negative dimensions refused with NumPy's words.
+inline index_t sample_count(const shape_t& shape) {
+  index_t n = 1;
+  for (index_t d : shape) {
+    if (d < 0) throw value_error("negative dimensions are not allowed");
+    n *= d;
+  }
+  return n;
 }
 }  // namespace cunp::detail
 
@@ -198,12 +242,15 @@ class Generator {
 
   /// integers(low, high, shape, dtype, endpoint): integers in [low, high) ([low, high] with
   /// endpoint), by NumPy's algorithm (Lemire's rejection on 8, 16, 32 or 64-bit draws). Bounds
-  /// outside T, or an empty range, are value_error with NumPy's text.
+  /// outside T, or an empty range, are value_error with NumPy's text (unchecked, as NumPy's, for
+  /// a result without elements).
   template <class T = std::int64_t, class Backend = cunp::detail::compiled_backend,
             std::integral L, std::integral H>
   [[nodiscard]] ndarray<T> integers(L low, H high, const shape_t& shape = {},
                                     device dev = default_device(), bool endpoint = false) {
     static_assert(std::is_integral_v<T>, "Generator.integers: dtype must be an integer or bool");
+    // NumPy checks no bounds when there is nothing to draw (a negative extent still throws).
+    if (std::find(shape.begin(), shape.end(), 0) != shape.end()) return ndarray<T>(shape, dev);
     const __int128 lo = low, hi = __int128(high) - (endpoint ? 0 : 1);
     if (!endpoint && __int128(high) <= lo) throw value_error("low >= high");
     if (endpoint && __int128(high) < lo) throw value_error("low > high");
@@ -273,9 +320,90 @@ class Generator {
     return out;
   }
 
+  /// permutation(n): a random permutation of 0..n-1 (int64; empty for n <= 0), the stable
+  /// argsort of the next n 64-bit draws, the same on the cpu and a GPU (NumPy's Fisher-Yates
+  /// gives another order: docs/differences.md).
+  template <class Backend = cunp::detail::compiled_backend>
+  [[nodiscard]] ndarray<std::int64_t> permutation(index_t n, device dev = default_device()) {
+    ndarray<std::int64_t> out({std::max<index_t>(n, 0)}, dev);
+    if (n > 0)
+      cunp::detail::dispatch<Backend>(dev, [&](auto be) {
+        random_permutation(be, out, bg_.engine());
+      });
+    return out;
+  }
+  /// permutation(x, axis=0): a copy of x with its slices along `axis` in the order of
+  /// permutation(x.shape[axis]), on x's device.
+  template <class Backend = cunp::detail::compiled_backend, class T>
+  [[nodiscard]] ndarray<T> permutation(const ndarray<T>& x, index_t axis = 0) {
+    const int ax = normalize_axis(axis, std::size_t(x.ndim()));
+    return cunp::take<Backend>(x, permutation<Backend>(x.shape()[std::size_t(ax)], x.device()),
+                               index_t(ax), index_mode::clip);
+  }
+  /// shuffle(x, axis=0): x's slices along `axis` reordered in place, as permutation(x, axis)
+  /// orders them (x may be any view: its elements are written where they are).
+  template <class Backend = cunp::detail::compiled_backend, class T>
+  void shuffle(const ndarray<T>& x, index_t axis = 0) {
+    copyto(x, permutation<Backend>(x, axis));
+  }
+
+  /// choice(a, size, replace, p): int64 samples of 0..a-1 in shape `size`, on `dev`. With
+  /// replacement NumPy's numbers: integers(0, a) without p, the search of random() in p's
+  /// normalised cumulative sum with it. Without replacement (not NumPy's numbers, the same on the
+  /// cpu and a GPU): the first samples of permutation(a), or with p the samples whose
+  /// exponential draws divided by p are smallest (the order of sampling one after another, as
+  /// NumPy's loop does; shuffle=false keeps that order). p empty means no p.
+  template <class Backend = cunp::detail::compiled_backend>
+  [[nodiscard]] ndarray<std::int64_t> choice(index_t a, const shape_t& size = {},
+                                             bool replace = true,
+                                             const std::vector<double>& p = {},
+                                             device dev = default_device()) {
+    return choose<Backend>(a, false, size, replace, p, dev);
+  }
+  /// choice(a, size, replace, p, axis=0): slices of the array a along `axis`, picked as
+  /// choice(a.shape[axis], ...) picks indices, on a's device.
+  template <class Backend = cunp::detail::compiled_backend, class T>
+  [[nodiscard]] ndarray<T> choice(const ndarray<T>& a, const shape_t& size = {},
+                                  bool replace = true, const std::vector<double>& p = {},
+                                  index_t axis = 0) {
+    const int ax = normalize_axis(axis, std::size_t(a.ndim()));
+    const auto idx = choose<Backend>(a.shape()[std::size_t(ax)], true, size, replace, p, a.device());
+    return cunp::take<Backend>(a, idx, index_t(ax), index_mode::clip);
+  }
+
  private:
   template <class T>
   static constexpr bool real_float = std::is_same_v<T, double> || std::is_same_v<T, float>;
+
+  template <class Backend>
+  ndarray<std::int64_t> choose(index_t pop, bool from_array, const shape_t& shape, bool replace,
+                               const std::vector<double>& p, device dev) {
+    const index_t n = cunp::detail::sample_count(shape);
+    cunp::detail::check_choice(pop, from_array, n, p);
+    if (replace) {
+      if (p.empty()) return integers<std::int64_t, Backend>(0, pop, shape, dev);
+      std::vector<double> cdf(p.size());
+      double run = 0;
+      for (std::size_t i = 0; i < p.size(); ++i) cdf[i] = run += p[i];  // NumPy's cumsum
+      for (double& c : cdf) c /= run;
+      const auto u = random<double, Backend>(shape, dev);
+      return cunp::searchsorted<Backend>(asarray(cdf, {index_t(cdf.size())}, dev), u, "right");
+    }
+    if (n > pop)
+      throw value_error("Cannot take a larger sample than population when replace is False");
+    if (!p.empty() && index_t(std::count_if(p.begin(), p.end(), [](double x) { return x > 0; })) < n)
+      throw value_error("Fewer non-zero entries in p than size");
+    if (n == 0) return ndarray<std::int64_t>(shape, dev);
+    ndarray<std::int64_t> order;
+    if (p.empty()) {
+      order = permutation<Backend>(pop, dev);
+    } else {
+      auto keys = exponential<double, Backend>(1.0, {pop}, dev);
+      divide<Backend>(keys, asarray(p, {pop}, dev), keys);
+      order = cunp::argsort<Backend>(keys);
+    }
+    return view(order, slice(0, n)).copy().reshape(shape);
+  }
 
   template <class Backend, class T, class Rule> void pairs(const ndarray<T>& out, const Rule& rule) {
     static_assert(real_float<T>, "Generator.standard_normal: dtype must be float64 or float32");
@@ -317,4 +445,5 @@ template <std::integral I> [[nodiscard]] Generator default_rng(I seed) {
 // The CUDA backend of this header, for nvcc TUs (cunp.hpp includes every one).
 #if defined(__CUDACC__)
 #include "cunp/detail/cuda/random/fill.cuh"
+#include "cunp/detail/cuda/random/permutation.cuh"
 #endif

@@ -49,6 +49,13 @@ def calls():
         "u64_half": lambda g: g.integers(0, 2**63 + 1, 9001, dtype=np.uint64),
         "bool_long": lambda g: g.integers(0, 2, 10001, dtype=bool),
         "i16_long": lambda g: g.integers(-1000, 1000, 20001, dtype=np.int16),
+        # choice with replacement: integers(0, a), or the search of random() in p's cdf.
+        "empty_range": lambda g: g.integers(5, 5, (2, 0)),  # nothing to draw: no bounds checked
+        "choice_int": lambda g: g.choice(1000, 9),
+        "choice_p": lambda g: g.choice(5, 7, p=[0.1, 0, 0.3, 0.6, 0]),
+        "choice_p_2d": lambda g: g.choice(4, (2, 3), p=[0.25, 0.25, 0.4, 0.1]),
+        "choice_axis": lambda g: g.choice(np.arange(12.0).reshape(3, 4), 5, axis=1),
+        "choice_arr_p": lambda g: g.choice(np.arange(6.0), 4, p=[0, 0.5, 0, 0.25, 0.125, 0.125]),
     }
 
 

@@ -104,10 +104,10 @@ template <class T> struct exponential_rule {
   CUNP_HD bool accept(draw_t<width>) const { return true; }
   CUNP_HD T value(draw_t<width> x) const {
     if constexpr (width == 64) {
-      return mul_exact(scale, -log_exact(1.0 - unit_double_rule{}.value(x)));
+      return mul_rn(scale, -log_exact(1.0 - unit_double_rule{}.value(x)));
     } else {  // in float32 (1 - u exact), scaled in float64
       const float e = -log_exact(1.0f - float(x >> 8) * 0x1p-24f);
-      return static_cast<T>(mul_exact(scale, double(e)));
+      return static_cast<T>(mul_rn(scale, double(e)));
     }
   }
 };
@@ -129,10 +129,10 @@ template <class T> struct normal_pair_rule {
       u1 = 1.0f - float(std::uint32_t(x1) >> 8) * 0x1p-24f;
       u2 = float(std::uint32_t(x1 >> 32) >> 8) * 0x1p-24f;
     }
-    const R r = std::sqrt(mul_exact(R(-2), log_exact(u1)));
+    const R r = std::sqrt(mul_rn(R(-2), log_exact(u1)));
     R sn, cs;
-    sincospi_exact(mul_exact(R(2), u2), &sn, &cs);
-    const R z0 = mul_exact(r, cs), z1 = mul_exact(r, sn);
+    sincospi_exact(mul_rn(R(2), u2), &sn, &cs);
+    const R z0 = mul_rn(r, cs), z1 = mul_rn(r, sn);
     if (loc == 0 && scale == 1) {  // standard_normal: no step through float64 for float32
       z[0] = z0, z[1] = z1;
     } else {

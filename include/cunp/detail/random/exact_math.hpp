@@ -11,6 +11,7 @@
 #include <cstring>
 
 #include "cunp/config.hpp"
+#include "cunp/detail/core/math.hpp"
 
 namespace cunp::detail {
 
@@ -22,14 +23,7 @@ CUNP_HD inline double fma_exact(double a, double b, double c) {
   return std::fma(a, b, c);
 #endif
 }
-/// a * b and a + b, never fused with a neighbour.
-CUNP_HD inline double mul_exact(double a, double b) {
-#if defined(__CUDA_ARCH__)
-  return __dmul_rn(a, b);
-#else
-  return a * b;
-#endif
-}
+/// a + b, never fused with a neighbour (a * b: core/math.hpp's mul_rn).
 CUNP_HD inline double add_exact(double a, double b) {
 #if defined(__CUDA_ARCH__)
   return __dadd_rn(a, b);
@@ -49,11 +43,11 @@ CUNP_HD inline double log_exact(double x) {
   double m;
   std::memcpy(&m, &bits, sizeof m);
   if (m > 0x1.6a09e667f3bcdp+0) {  // sqrt(2): take m / 2 (exact) and e + 1
-    m = mul_exact(m, 0.5);
+    m = mul_rn(m, 0.5);
     ++e;
   }
   const double s = (m - 1.0) / add_exact(m, 1.0);  // m - 1 is exact
-  const double z = mul_exact(s, s);
+  const double z = mul_rn(s, s);
   // 2 atanh(s) = 2 s + s z (2/3 + z (2/5 + z (2/7 + ...)))
   constexpr double c[] = {0x1.5555555555555p-1, 0x1.999999999999ap-2, 0x1.2492492492492p-2,
                           0x1.c71c71c71c71cp-3, 0x1.745d1745d1746p-3, 0x1.3b13b13b13b14p-3,
@@ -61,7 +55,7 @@ CUNP_HD inline double log_exact(double x) {
                           0x1.8618618618618p-4};
   double p = c[9];
   for (int k = 8; k >= 0; --k) p = fma_exact(p, z, c[k]);
-  const double log_m = fma_exact(mul_exact(s, z), p, mul_exact(2.0, s));
+  const double log_m = fma_exact(mul_rn(s, z), p, mul_rn(2.0, s));
   constexpr double ln2_hi = 0x1.62e42fee00000p-1, ln2_lo = 0x1.a39ef35793c76p-33;
   return fma_exact(double(e), ln2_hi, fma_exact(double(e), ln2_lo, log_m));  // e * ln2_hi exact
 }
@@ -80,7 +74,7 @@ template <class R> CUNP_HD inline void quarter_turns(int k, R s, R c, R* sin_out
 CUNP_HD inline void sincospi_exact(double y, double* sin_out, double* cos_out) {
   const double k = std::floor(fma_exact(y, 2.0, 0.5));  // nearest quarter turn, 0..4
   const double r = fma_exact(k, -0.5, y);               // exact (Sterbenz)
-  const double r2 = mul_exact(r, r);
+  const double r2 = mul_rn(r, r);
   constexpr double sc[] = {0x1.921fb54442d18p+1,  -0x1.4abbce625be53p+2, 0x1.466bc6775aae2p+1,
                            -0x1.32d2cce62bd86p-1, 0x1.50783487ee782p-4,  -0x1.e3074fde8871fp-8,
                            0x1.e8f434d018d63p-12, -0x1.6fadb9f155744p-16, 0x1.aaec32af93359p-21};
@@ -91,7 +85,7 @@ CUNP_HD inline void sincospi_exact(double y, double* sin_out, double* cos_out) {
   double ps = sc[8], pc = cc[9];
   for (int j = 7; j >= 0; --j) ps = fma_exact(ps, r2, sc[j]);
   for (int j = 8; j >= 0; --j) pc = fma_exact(pc, r2, cc[j]);
-  quarter_turns(static_cast<int>(k), mul_exact(ps, r), pc, sin_out, cos_out);
+  quarter_turns(static_cast<int>(k), mul_rn(ps, r), pc, sin_out, cos_out);
 }
 
 // The float32 forms, for float32 results: the same steps in float with fewer terms (float32
@@ -101,13 +95,6 @@ CUNP_HD inline float fma_exact(float a, float b, float c) {
   return __fmaf_rn(a, b, c);
 #else
   return std::fma(a, b, c);
-#endif
-}
-CUNP_HD inline float mul_exact(float a, float b) {
-#if defined(__CUDA_ARCH__)
-  return __fmul_rn(a, b);
-#else
-  return a * b;
 #endif
 }
 CUNP_HD inline float add_exact(float a, float b) {
@@ -127,16 +114,16 @@ CUNP_HD inline float log_exact(float x) {
   float m;
   std::memcpy(&m, &bits, sizeof m);
   if (m > 0x1.6a09e6p+0f) {
-    m = mul_exact(m, 0.5f);
+    m = mul_rn(m, 0.5f);
     ++e;
   }
   const float s = (m - 1.0f) / add_exact(m, 1.0f);
-  const float z = mul_exact(s, s);
+  const float z = mul_rn(s, s);
   constexpr float c[] = {0x1.555556p-1f, 0x1.99999ap-2f, 0x1.24924ap-2f, 0x1.c71c72p-3f,
                          0x1.745d18p-3f};
   float p = c[4];
   for (int k = 3; k >= 0; --k) p = fma_exact(p, z, c[k]);
-  const float log_m = fma_exact(mul_exact(s, z), p, mul_exact(2.0f, s));
+  const float log_m = fma_exact(mul_rn(s, z), p, mul_rn(2.0f, s));
   constexpr float ln2_hi = 0x1.62e4p-1f, ln2_lo = 0x1.7f7d1cp-20f;
   return fma_exact(float(e), ln2_hi, fma_exact(float(e), ln2_lo, log_m));
 }
@@ -145,7 +132,7 @@ CUNP_HD inline float log_exact(float x) {
 CUNP_HD inline void sincospi_exact(float y, float* sin_out, float* cos_out) {
   const float k = std::floor(fma_exact(y, 2.0f, 0.5f));
   const float r = fma_exact(k, -0.5f, y);
-  const float r2 = mul_exact(r, r);
+  const float r2 = mul_rn(r, r);
   constexpr float sc[] = {0x1.921fb6p+1f, -0x1.4abbcep+2f, 0x1.466bc6p+1f, -0x1.32d2ccp-1f,
                           0x1.507834p-4f};
   constexpr float cc[] = {0x1.0p+0f,       -0x1.3bd3ccp+2f, 0x1.03c1f0p+2f, -0x1.55d3c8p+0f,
@@ -153,7 +140,7 @@ CUNP_HD inline void sincospi_exact(float y, float* sin_out, float* cos_out) {
   float ps = sc[4], pc = cc[5];
   for (int j = 3; j >= 0; --j) ps = fma_exact(ps, r2, sc[j]);
   for (int j = 4; j >= 0; --j) pc = fma_exact(pc, r2, cc[j]);
-  quarter_turns(static_cast<int>(k), mul_exact(ps, r), pc, sin_out, cos_out);
+  quarter_turns(static_cast<int>(k), mul_rn(ps, r), pc, sin_out, cos_out);
 }
 
 }  // namespace cunp::detail
