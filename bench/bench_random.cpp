@@ -98,6 +98,28 @@ void permutation_cunp(State& s) {  // permutation(n), int64
            [&] { consume(generator().permutation(n, gpu0)); });
 }
 
+/// The per-element draws (each element from its own Philox stream, a rejection loop a thread):
+/// gamma(2.5) and beta(2, 3) float64, poisson int64 below and above lam 10 (multiplication,
+/// PTRS), binomial int64 with p = 0.5 by inversion (n = 40) and by halvings (n = 1000: 5 betas).
+template <class T, class F> void per_element_cunp(State& s, F f) {
+  const index_t n = s.range(0);
+  gpu_loop(s, {double(n) * sizeof(T), against::copy_ceiling, true},
+           [&] { consume(f(generator(), n)); });
+}
+void gamma_cunp(State& s) {
+  per_element_cunp<double>(s, [](auto& g, index_t n) { return g.gamma(2.5, 1.0, {n}, gpu0); });
+}
+void beta_cunp(State& s) {
+  per_element_cunp<double>(s, [](auto& g, index_t n) { return g.beta(2.0, 3.0, {n}, gpu0); });
+}
+template <int Lam> void poisson_cunp(State& s) {
+  per_element_cunp<std::int64_t>(s, [](auto& g, index_t n) { return g.poisson(Lam, {n}, gpu0); });
+}
+template <int Trials> void binomial_cunp(State& s) {
+  per_element_cunp<std::int64_t>(
+      s, [](auto& g, index_t n) { return g.binomial(Trials, 0.5, {n}, gpu0); });
+}
+
 /// curandGenerate of 2n 32-bit words as n 64-bit keys, then cub::DeviceRadixSort::SortPairs of
 /// the keys with the positions 0..n-1, into kept buffers.
 void permutation_raw(State& s) {
@@ -154,6 +176,13 @@ void register_benchmarks() {
   gpu("standard_normal/raw/float64", standard_normal_raw<double>, n);
   gpu("exponential/cunp/float32", exponential_cunp<float>, n);
   gpu("integers/cunp/int64", integers_cunp, n);
+  constexpr std::int64_t m = std::int64_t(1) << 26;  // the per-element draws
+  gpu("gamma/cunp/float64", gamma_cunp, m);
+  gpu("beta/cunp/float64", beta_cunp, m);
+  gpu("poisson_3/cunp/int64", poisson_cunp<3>, m);
+  gpu("poisson_100/cunp/int64", poisson_cunp<100>, m);
+  gpu("binomial_40/cunp/int64", binomial_cunp<40>, m);
+  gpu("binomial_1000/cunp/int64", binomial_cunp<1000>, m);
   gpu("permutation/cunp/int64", permutation_cunp, std::int64_t(1) << 24);
   gpu("permutation/raw/int64", permutation_raw, std::int64_t(1) << 24);
   RegisterBenchmark("random_cpu/cunp/float64", random_cpu)->Arg(std::int64_t(1) << 26)->Iterations(5);

@@ -173,6 +173,20 @@ TEST_CASE("a GPU fill equals the cpu's over millions of draws", "[random][gpu]")
   same([&](Generator& g, cunp::device d) {
     return g.integers<std::uint64_t>(0, (std::uint64_t(1) << 63) + 1, {n}, d);
   });
+  // Per-element draws (each rejection method and both poisson regimes), fewer: the cpu's
+  // reference costs a few hundred nanoseconds an element.
+  const cunp::index_t m = 300001;
+  for (const double shape : {0.3, 1.0, 2.5, 1e-3})
+    same([&](Generator& g, cunp::device d) { return g.standard_gamma<double>(shape, {m}, d); });
+  same([&](Generator& g, cunp::device d) { return g.standard_gamma<float>(4.0, {m}, d); });
+  same([&](Generator& g, cunp::device d) { return g.beta(0.5, 0.5, {m}, d); });
+  same([&](Generator& g, cunp::device d) { return g.beta(0.01, 0.02, {m}, d); });
+  same([&](Generator& g, cunp::device d) { return g.beta(2.0, 3.0, {m}, d); });
+  for (const double lam : {0.5, 9.9, 10.0, 1e7})
+    same([&](Generator& g, cunp::device d) { return g.poisson(lam, {m}, d); });
+  for (const auto& [trials, p] : {std::pair<std::int64_t, double>{20, 0.6}, {100000, 0.3},
+                                  {std::int64_t(1) << 62, 0.5}})
+    same([&](Generator& g, cunp::device d) { return g.binomial(trials, p, {m}, d); });
 }
 
 namespace {
@@ -385,6 +399,46 @@ TEST_CASE("the transforms' log and sincospi are within a few ulp of the library'
   CHECK(cunp::detail::log_exact(0x1p-53) == std::log(0x1p-53));
 }
 
+TEST_CASE("the rejection methods' log, exp and log-gamma are within a few ulp of the library's",
+          "[random]") {
+  std::uint64_t x = 777;
+  const auto unit = [&] {  // splitmix64, as a double in [0, 1)
+    std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return double((z ^ (z >> 31)) >> 11) * 0x1p-53;
+  };
+  const auto ulps = [](double got, double want) {
+    if (got == want) return 0.0;
+    return std::abs(got - want) / std::abs(std::nextafter(want, 0.0) - want);
+  };
+  using cunp::detail::exp_exact;
+  using cunp::detail::log_any;
+  for (int i = 0; i < 100000; ++i) {
+    const double e = -750 + 1460 * unit();  // every exponent, subnormal results too
+    INFO("exp(" << e << ")");
+    const double want = std::exp(e);
+    if (want >= 0x1p-1022 || want == 0) CHECK(ulps(exp_exact(e), want) <= 2);
+    else CHECK(std::abs(exp_exact(e) - want) <= 0x1p-1074);  // a subnormal: one unit
+    const double v = std::ldexp(0.5 + unit(), int(-1074 + 2097 * unit()));
+    INFO("log(" << v << ")");
+    CHECK(ulps(log_any(v), std::log(v)) <= 4);
+    const double g = 1 + 1e4 * unit() * unit();
+    INFO("lgamma(" << g << ")");
+    CHECK(std::abs(cunp::detail::log_gamma_exact(g) - std::lgamma(g)) <=
+          1e-13 * std::max(1.0, std::abs(std::lgamma(g))));
+  }
+  CHECK(exp_exact(0.0) == 1.0);
+  CHECK(exp_exact(-HUGE_VAL) == 0.0);
+  CHECK(exp_exact(710.0) == HUGE_VAL);
+  CHECK(std::isnan(exp_exact(std::nan(""))));
+  CHECK(log_any(0.0) == -HUGE_VAL);
+  CHECK(log_any(0x1p-1074) == std::log(0x1p-1074));
+  for (const double k : {1.0, 2.0, 3.0, 10.0, 1e6, 1e18})
+    CHECK(std::abs(cunp::detail::log_gamma_exact(k) - std::lgamma(k)) <=
+          1e-13 * std::max(1.0, std::lgamma(k)));
+}
+
 TEST_CASE("permutation is the stable argsort of the next n draws, on every backend", "[random]") {
   // 2^20 draws hold about 128 pairs of equal upper halves, which a GPU settles by the lower ones.
   const cunp::index_t n = (cunp::index_t(1) << 20) + 3;
@@ -546,5 +600,143 @@ TEST_CASE("choice's bad arguments raise NumPy's errors and leave the generator a
     fails([&] { (void)gen.choice(cunp::zeros<float>({2, 3}, dev), {3}, true, {}, 2); },
           "axis 2 is out of bounds for array of dimension 2");
     CHECK(gen.choice(-2, {0}, true, {}, dev).size() == 0);  // no samples: any population
+  });
+}
+
+// gamma, beta and poisson (random_dists.npz): other numbers than NumPy's, drawn from the same
+// distributions, the same on every backend.
+
+namespace {
+
+using dist_maker = std::function<ndarray<double>(Generator&, cunp::device, cunp::index_t)>;
+
+/// The test's table of distributions, cases_random.DISTS's names.
+std::vector<std::pair<std::string, dist_maker>> dist_cases() {
+  using G = Generator&;
+  using D = cunp::device;
+  using I = cunp::index_t;
+  const auto counts = [](ndarray<std::int64_t> k) { return k.astype<double>(); };
+  return {
+      {"gamma_0.3", [](G g, D d, I n) { return g.gamma(0.3, 2.0, {n}, d); }},
+      {"gamma_1", [](G g, D d, I n) { return g.gamma(1.0, 1.0, {n}, d); }},
+      {"gamma_2.5", [](G g, D d, I n) { return g.gamma(2.5, 0.5, {n}, d); }},
+      {"gamma_50", [](G g, D d, I n) { return g.gamma(50.0, 1.0, {n}, d); }},
+      {"gamma_0.01", [](G g, D d, I n) { return g.standard_gamma(0.01, {n}, d); }},
+      {"beta_0.5_0.5", [](G g, D d, I n) { return g.beta(0.5, 0.5, {n}, d); }},
+      {"beta_2_3", [](G g, D d, I n) { return g.beta(2.0, 3.0, {n}, d); }},
+      {"beta_0.2_5", [](G g, D d, I n) { return g.beta(0.2, 5.0, {n}, d); }},
+      {"beta_0.01_0.02", [](G g, D d, I n) { return g.beta(0.01, 0.02, {n}, d); }},
+      {"poisson_0.5", [=](G g, D d, I n) { return counts(g.poisson(0.5, {n}, d)); }},
+      {"poisson_5", [=](G g, D d, I n) { return counts(g.poisson(5.0, {n}, d)); }},
+      {"poisson_10", [=](G g, D d, I n) { return counts(g.poisson(10.0, {n}, d)); }},
+      {"poisson_1000", [=](G g, D d, I n) { return counts(g.poisson(1000.0, {n}, d)); }},
+      {"poisson_1e7", [=](G g, D d, I n) { return counts(g.poisson(1e7, {n}, d)); }},
+      {"binomial_10_0.3", [=](G g, D d, I n) { return counts(g.binomial(10, 0.3, {n}, d)); }},
+      {"binomial_100_0.9", [=](G g, D d, I n) { return counts(g.binomial(100, 0.9, {n}, d)); }},
+      {"binomial_1000_0.5", [=](G g, D d, I n) { return counts(g.binomial(1000, 0.5, {n}, d)); }},
+      {"binomial_1e9_1e-3",
+       [=](G g, D d, I n) { return counts(g.binomial(1000000000, 1e-3, {n}, d)); }},
+      {"binomial_2e6_0.75",
+       [=](G g, D d, I n) { return counts(g.binomial(2000000, 0.75, {n}, d)); }},
+  };
+}
+
+/// The fraction of `sorted` at or below each of NumPy's quantiles equals the fraction of NumPy's
+/// 10^6 draws there within the two-sample Kolmogorov-Smirnov bound at significance 0.001
+/// (1.95 sqrt((n + m) / (n m))), checked at the 19 quantiles.
+void matches_numpy(archive& g, const std::string& name, const std::vector<double>& sorted) {
+  const auto x = g.get<double>(name + "__x").to_vector();
+  const auto cdf = g.get<double>(name + "__cdf").to_vector();
+  const double n = double(sorted.size()), m = 1e6, bound = 1.95 * std::sqrt((n + m) / (n * m));
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double f = double(std::upper_bound(sorted.begin(), sorted.end(), x[i]) - sorted.begin()) / n;
+    INFO(name << " at NumPy's quantile " << (i + 1) << "/20 = " << x[i]);
+    CHECK(std::abs(f - cdf[i]) <= bound);
+  }
+}
+
+}  // namespace
+
+TEST_CASE("gamma, beta and poisson draw NumPy's distributions; Philox is NumPy's",
+          "[random][golden]") {
+  on_every_backend([](cunp::device dev) {
+    archive g("random_dists");
+    Generator gen = cunp::random::default_rng(5);
+    for (const auto& [name, make] : dist_cases()) {
+      auto v = make(gen, dev, 40000).to_vector();
+      std::sort(v.begin(), v.end());
+      matches_numpy(g, name, v);
+    }
+    for (const char* name : {"gamma_shape", "gamma_scale", "standard_gamma_shape", "beta_a",
+                             "beta_b", "poisson_negative", "poisson_nan", "poisson_large",
+                             "binomial_n", "binomial_p", "binomial_nan"}) {
+      INFO("error " << name);
+      const auto bytes = g.get<std::uint8_t>(std::string(name) + "__error").to_vector();
+      const auto before = gen.bit_generator().state();
+      const std::string n = name;
+      require_numpy_error([&] {
+        if (n == "gamma_shape") (void)gen.gamma(-1.0, 1.0, {3}, dev);
+        if (n == "gamma_scale") (void)gen.gamma(1.0, -1.0, {3}, dev);
+        if (n == "standard_gamma_shape") (void)gen.standard_gamma(-0.5, {3}, dev);
+        if (n == "beta_a") (void)gen.beta(0.0, 1.0, {3}, dev);
+        if (n == "beta_b") (void)gen.beta(1.0, -2.0, {3}, dev);
+        if (n == "poisson_negative") (void)gen.poisson(-1.0, {3}, dev);
+        if (n == "poisson_nan") (void)gen.poisson(std::nan(""), {3}, dev);
+        if (n == "poisson_large") (void)gen.poisson(1e19, {3}, dev);
+        if (n == "binomial_n") (void)gen.binomial(-1, 0.5, {3}, dev);
+        if (n == "binomial_p") (void)gen.binomial(5, 1.5, {3}, dev);
+        if (n == "binomial_nan") (void)gen.binomial(5, std::nan(""), {3}, dev);
+      }, std::string(bytes.begin(), bytes.end()));
+      CHECK(gen.bit_generator().state() == before);
+    }
+    for (int i = 0; i < 3; ++i) {  // NumPy's Philox blocks: the function the streams run on
+      const std::string p = "philox" + std::to_string(i);
+      const auto key = g.get<std::uint64_t>(p + "__key").to_vector();
+      const auto c = g.get<std::uint64_t>(p + "__counter").to_vector();
+      const auto words = g.get<std::uint64_t>(p + "__words").to_vector();
+      cunp::detail::philox_block counter{{c[0], c[1], c[2], c[3]}};
+      for (int b = 0; b < 2; ++b) {
+        const auto out = cunp::detail::philox4x64_10(counter, key[0], key[1]);
+        for (int j = 0; j < 4; ++j) CHECK(out.w[j] == words[std::size_t(4 * b + j)]);
+        for (int j = 0; j < 4 && ++counter.w[j] == 0; ++j) {}  // the 256-bit counter's step
+      }
+    }
+    g.require_all_used();
+  });
+}
+
+TEST_CASE("a per-element call takes two draws, none when empty; out= and shapes", "[random]") {
+  on_every_backend([](cunp::device dev) {
+    Generator a = cunp::random::default_rng(9), b = cunp::random::default_rng(9);
+    (void)a.random<float>({1}, dev);
+    (void)b.random<float>({1}, dev);
+    const auto x = a.gamma(2.0, 3.0, {2, 3}, dev);
+    CHECK(x.shape() == cunp::shape_t{2, 3});
+    (void)b.random<double>({2}, dev);  // two 64-bit draws, the buffered half kept
+    CHECK(a.bit_generator().state() == b.bit_generator().state());
+    CHECK(a.poisson(3.0, {0, 4}, dev).shape() == cunp::shape_t{0, 4});
+    CHECK(a.beta(1.0, 2.0, {0}, dev).size() == 0);
+    CHECK(a.bit_generator().state() == b.bit_generator().state());
+    CHECK(a.standard_gamma(1.5, {}, dev).ndim() == 0);
+    (void)b.random<double>({2}, dev);
+    // out= fills what the sized call gives; a strided out is NumPy's error.
+    Generator c = a, d = a;
+    const auto out = cunp::zeros<float>({7}, dev);
+    c.standard_gamma(0.7, out);
+    require_equal(out.to(cunp::cpu), d.standard_gamma<float>(0.7, {7}, dev).to(cunp::cpu));
+    const auto strided = cunp::view(cunp::zeros<double>({6}, dev), cunp::slice(cunp::none, cunp::none, 2));
+    REQUIRE_THROWS_WITH(c.standard_gamma(1.0, strided),
+                        "Supplied output array is not contiguous, writable or aligned.");
+    // Edge parameters: shape 0 gives zeros, NaN parameters NaN, lam 0 zeros.
+    for (double v : a.standard_gamma(0.0, {5}, dev).to_vector()) CHECK(v == 0);
+    for (double v : a.gamma(std::nan(""), 1.0, {3}, dev).to_vector()) CHECK(std::isnan(v));
+    for (std::int64_t k : a.poisson(0.0, {5}, dev).to_vector()) CHECK(k == 0);
+    for (std::int64_t k : a.binomial(0, 0.5, {3}, dev).to_vector()) CHECK(k == 0);
+    for (std::int64_t k : a.binomial(5, 0.0, {3}, dev).to_vector()) CHECK(k == 0);
+    for (std::int64_t k : a.binomial(5, 1.0, {3}, dev).to_vector()) CHECK(k == 5);
+    for (std::int64_t k : a.binomial(std::int64_t(1) << 62, 0.3, {50}, dev).to_vector())
+      CHECK(std::abs(double(k) - 0.3 * 0x1p62) < 1e11);  // within 50 standard deviations
+    for (double v : a.beta(0.5, 0.5, {1000}, dev).to_vector()) CHECK((v >= 0 && v <= 1));
+    for (double v : a.gamma(1e-3, 1.0, {1000}, dev).to_vector()) CHECK((v >= 0 && std::isfinite(v)));
   });
 }

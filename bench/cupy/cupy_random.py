@@ -44,6 +44,27 @@ def main(argv):
         lambda: cp.random.standard_exponential(n, dtype=np.float32), 4)
     run("integers/cupy/int64", lambda: cp.random.randint(0, 1000, n, dtype=np.int64), 8)
     run("integers/cupy_rng/int64", lambda: rng.integers(0, 1000, n, dtype=np.int64), 8)
+    k = 1 << 26  # the per-element draws: gamma(2.5), beta(2, 3), poisson(3 and 100), binomial
+
+    def run_k(name, fn, itemsize):
+        if fn is not None:
+            bench.run(name, lambda _: (fn, ""), [k], nbytes=lambda _: k * itemsize,
+                      ceiling="copy", hide_launch=True)
+
+    def rng_call(method, *a):
+        f = getattr(rng, method, None)
+        return f and (lambda: f(*a, size=k))
+
+    run_k("gamma/cupy/float64", lambda: cp.random.gamma(2.5, 1.0, k), 8)
+    run_k("gamma/cupy_rng/float64", rng_call("gamma", 2.5, 1.0), 8)
+    run_k("beta/cupy/float64", lambda: cp.random.beta(2.0, 3.0, k), 8)
+    run_k("beta/cupy_rng/float64", rng_call("beta", 2.0, 3.0), 8)
+    for lam in (3, 100):
+        run_k(f"poisson_{lam}/cupy/int64", lambda lam=lam: cp.random.poisson(lam, k), 8)
+        run_k(f"poisson_{lam}/cupy_rng/int64", rng_call("poisson", float(lam)), 8)
+    for trials in (40, 1000):
+        run_k(f"binomial_{trials}/cupy/int64", lambda t=trials: cp.random.binomial(t, 0.5, k), 8)
+        run_k(f"binomial_{trials}/cupy_rng/int64", rng_call("binomial", trials, 0.5), 8)
     m = 1 << 24  # permutation(m), int64
     for name, fn in (("cupy", lambda: cp.random.permutation(m)),
                      ("cupy_rng", getattr(rng, "permutation", None) and (lambda: rng.permutation(m)))):
@@ -71,6 +92,18 @@ def main(argv):
         bench.run("permutation/torch/int64",
                   lambda _: ((lambda: torch.randperm(m, device="cuda")), ""), [m],
                   nbytes=lambda _: m * 8, ceiling="copy", hide_launch=True)
+        # PyTorch draws gamma and poisson from a tensor of parameters (read once, 8 bytes more
+        # an element than cunp's and CuPy's calls).
+        alpha = torch.full((k,), 2.5, dtype=torch.float64, device="cuda")
+        run_k("gamma/torch/float64", lambda: torch._standard_gamma(alpha), 8)
+        for lam in (3, 100):
+            rate = torch.full((k,), float(lam), dtype=torch.float64, device="cuda")
+            run_k(f"poisson_{lam}/torch/int64", lambda rate=rate: torch.poisson(rate), 8)
+        half = torch.full((k,), 0.5, dtype=torch.float64, device="cuda")
+        for trials in (40, 1000):
+            count = torch.full((k,), float(trials), dtype=torch.float64, device="cuda")
+            run_k(f"binomial_{trials}/torch/int64",
+                  lambda count=count: torch.binomial(count, half), 8)
         run("exponential/torch/float32",
             lambda: torch.empty(n, dtype=torch.float32, device="cuda").exponential_(), 4)
     bench.write()

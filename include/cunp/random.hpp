@@ -17,6 +17,7 @@
 
 #include "cunp/creation.hpp"
 #include "cunp/detail/cpu/random/fill.hpp"
+#include "cunp/detail/cpu/random/per_element.hpp"
 #include "cunp/detail/cpu/random/permutation.hpp"
 #include "cunp/detail/random/draws.hpp"
 #include "cunp/detail/random/pcg64.hpp"
@@ -320,6 +321,73 @@ class Generator {
     return out;
   }
 
+  /// standard_gamma(shape, size, dtype) and gamma(shape, scale, size): float64 or float32, by
+  /// Marsaglia and Tsang's method (boosted below shape 1), each element from a stream of its own
+  /// (detail/random/per_element.hpp: not NumPy's numbers, the same on the cpu and a GPU; a call
+  /// takes two 64-bit draws from the generator, none for an empty result). shape < 0 or
+  /// scale < 0 is value_error with NumPy's text.
+  template <class T = double, class Backend = cunp::detail::compiled_backend>
+  [[nodiscard]] ndarray<T> standard_gamma(double shape, const shape_t& size = {},
+                                          device dev = default_device()) {
+    return gamma<T, Backend>(shape, 1.0, size, dev);
+  }
+  template <class T, class Backend = cunp::detail::compiled_backend>
+  void standard_gamma(double shape, const ndarray<T>& out) {
+    if (shape < 0) throw value_error("shape < 0");
+    each<Backend>(out, cunp::detail::standard_gamma_rule<T>{shape, 1.0});
+  }
+  template <class T = double, class Backend = cunp::detail::compiled_backend>
+  [[nodiscard]] ndarray<T> gamma(double shape, double scale = 1.0, const shape_t& size = {},
+                                 device dev = default_device()) {
+    if (shape < 0) throw value_error("shape < 0");
+    if (scale < 0) throw value_error("scale < 0");
+    ndarray<T> out(size, dev);
+    each<Backend>(out, cunp::detail::standard_gamma_rule<T>{shape, scale});
+    return out;
+  }
+
+  /// beta(a, b, size): float64 (or float32), by Johnk's method for a, b <= 1, else the ratio of
+  /// two gammas, each element from a stream of its own as gamma's. a <= 0 or b <= 0 is
+  /// value_error.
+  template <class T = double, class Backend = cunp::detail::compiled_backend>
+  [[nodiscard]] ndarray<T> beta(double a, double b, const shape_t& size = {},
+                                device dev = default_device()) {
+    if (a <= 0) throw value_error("a <= 0");
+    if (b <= 0) throw value_error("b <= 0");
+    ndarray<T> out(size, dev);
+    each<Backend>(out, cunp::detail::beta_rule<T>{a, b});
+    return out;
+  }
+
+  /// poisson(lam, size): int64 counts, by multiplying uniforms below lam 10 and by Hormann's
+  /// PTRS from there (NumPy's methods; each element from a stream of its own as gamma's). lam
+  /// negative or NaN, or above NumPy's limit (int64's largest less ten of its square roots), is
+  /// value_error with NumPy's text.
+  template <class Backend = cunp::detail::compiled_backend>
+  [[nodiscard]] ndarray<std::int64_t> poisson(double lam = 1.0, const shape_t& size = {},
+                                              device dev = default_device()) {
+    constexpr double int64_max = 9223372036854775807.0;
+    if (lam > int64_max - std::sqrt(int64_max) * 10) throw value_error("lam value too large");
+    if (!(lam >= 0)) throw value_error("lam < 0 or lam is NaN");
+    ndarray<std::int64_t> out(size, dev);
+    each<Backend>(out, cunp::detail::poisson_rule::make(lam));
+    return out;
+  }
+
+  /// binomial(n, p, size): int64 counts, by inversion (NumPy's) while n min(p, 1 - p) <= 30 and
+  /// by Devroye's halving of n with betas above (NumPy uses BTPE there), each element from a
+  /// stream of its own as gamma's. n < 0, or p outside [0, 1] or NaN, is value_error with
+  /// NumPy's text.
+  template <class Backend = cunp::detail::compiled_backend>
+  [[nodiscard]] ndarray<std::int64_t> binomial(std::int64_t n, double p, const shape_t& size = {},
+                                               device dev = default_device()) {
+    if (n < 0) throw value_error("n < 0");
+    if (!(p >= 0 && p <= 1)) throw value_error("p < 0, p > 1 or p is NaN");
+    ndarray<std::int64_t> out(size, dev);
+    each<Backend>(out, cunp::detail::binomial_rule{n, p});
+    return out;
+  }
+
   /// permutation(n): a random permutation of 0..n-1 (int64; empty for n <= 0), the stable
   /// argsort of the next n 64-bit draws, the same on the cpu and a GPU (NumPy's Fisher-Yates
   /// gives another order: docs/differences.md).
@@ -415,6 +483,19 @@ class Generator {
     });
   }
 
+  /// A per-element fill: the streams' key from the generator's next two 64-bit draws.
+  template <class Backend, class T, class Rule> void each(const ndarray<T>& out, const Rule& rule) {
+    static_assert(real_float<T> || std::is_same_v<T, std::int64_t>,
+                  "Generator: dtype must be float64 or float32");
+    if (!out.is_contiguous())
+      throw value_error("Supplied output array is not contiguous, writable or aligned.");
+    if (out.size() == 0) return;
+    const std::uint64_t k0 = bg_.engine().next_uint64(), k1 = bg_.engine().next_uint64();
+    cunp::detail::dispatch<Backend>(out.device(), [&](auto be) {
+      random_each(be, out, k0, k1, rule);
+    });
+  }
+
   template <class Backend, class T, class Rule> void fill(const ndarray<T>& out, const Rule& rule) {
     if (!out.is_contiguous())
       throw value_error("Supplied output array is not contiguous, writable or aligned.");
@@ -445,5 +526,6 @@ template <std::integral I> [[nodiscard]] Generator default_rng(I seed) {
 // The CUDA backend of this header, for nvcc TUs (cunp.hpp includes every one).
 #if defined(__CUDACC__)
 #include "cunp/detail/cuda/random/fill.cuh"
+#include "cunp/detail/cuda/random/per_element.cuh"
 #include "cunp/detail/cuda/random/permutation.cuh"
 #endif

@@ -6,6 +6,14 @@ generator's state after it: state high, state low, inc high, inc low, has_uint32
 uint64). Member seeding__<name> holds the state right after seeding (or after spawn, jumped,
 advance) and seq42_state the words SeedSequence(42).generate_state(4, np.uint64). The test
 walks the same tables by name and requires every member to be checked.
+
+random_dists.npz holds what the distributions cunp draws with other numbers than NumPy's are
+checked against: for each case of DISTS, <name>__x (the quantiles at 1/20 ... 19/20 of 10^6 of
+NumPy's draws) and <name>__cdf (the fraction of those draws at or below each), which the test's
+draws must match within a two-sample Kolmogorov-Smirnov bound; philox<i>__key, __counter and
+__words (the first two blocks NumPy's Philox gives from key and counter: the counters counter
+and counter + 1, NumPy stepping before each block); and <name>__error, NumPy's error for each
+case of ERRORS.
 """
 import numpy as np
 
@@ -59,6 +67,69 @@ def calls():
     }
 
 
+# name -> f(generator, size): the test's table of distributions, same names.
+DISTS = {
+    "gamma_0.3": lambda g, n: g.gamma(0.3, 2.0, n),
+    "gamma_1": lambda g, n: g.gamma(1.0, 1.0, n),
+    "gamma_2.5": lambda g, n: g.gamma(2.5, 0.5, n),
+    "gamma_50": lambda g, n: g.gamma(50.0, 1.0, n),
+    "gamma_0.01": lambda g, n: g.standard_gamma(0.01, n),
+    "beta_0.5_0.5": lambda g, n: g.beta(0.5, 0.5, n),
+    "beta_2_3": lambda g, n: g.beta(2.0, 3.0, n),
+    "beta_0.2_5": lambda g, n: g.beta(0.2, 5.0, n),
+    "beta_0.01_0.02": lambda g, n: g.beta(0.01, 0.02, n),
+    "poisson_0.5": lambda g, n: g.poisson(0.5, n),
+    "poisson_5": lambda g, n: g.poisson(5.0, n),
+    "poisson_10": lambda g, n: g.poisson(10.0, n),
+    "poisson_1000": lambda g, n: g.poisson(1000.0, n),
+    "poisson_1e7": lambda g, n: g.poisson(1e7, n),
+    "binomial_10_0.3": lambda g, n: g.binomial(10, 0.3, n),
+    "binomial_100_0.9": lambda g, n: g.binomial(100, 0.9, n),
+    "binomial_1000_0.5": lambda g, n: g.binomial(1000, 0.5, n),
+    "binomial_1e9_1e-3": lambda g, n: g.binomial(10**9, 1e-3, n),
+    "binomial_2e6_0.75": lambda g, n: g.binomial(2 * 10**6, 0.75, n),
+}
+
+ERRORS = {
+    "gamma_shape": lambda g: g.gamma(-1.0, 1.0, 3),
+    "gamma_scale": lambda g: g.gamma(1.0, -1.0, 3),
+    "standard_gamma_shape": lambda g: g.standard_gamma(-0.5, 3),
+    "beta_a": lambda g: g.beta(0.0, 1.0, 3),
+    "beta_b": lambda g: g.beta(1.0, -2.0, 3),
+    "poisson_negative": lambda g: g.poisson(-1.0, 3),
+    "poisson_nan": lambda g: g.poisson(float("nan"), 3),
+    "poisson_large": lambda g: g.poisson(1e19, 3),
+    "binomial_n": lambda g: g.binomial(-1, 0.5, 3),
+    "binomial_p": lambda g: g.binomial(5, 1.5, 3),
+    "binomial_nan": lambda g: g.binomial(5, float("nan"), 3),
+}
+
+PHILOX = [([1, 2], [5, 0, 0, 0]), ([0, 0], [0, 0, 0, 0]),
+          ([0x243F6A8885A308D3, 0x13198A2E03707344], [U64 - 1, U64 - 1, 7, 0])]
+
+
+def dists(z):
+    levels = np.arange(1, 20) / 20
+    for name, f in DISTS.items():
+        x = np.sort(f(np.random.default_rng(0), 10**6))
+        q = np.quantile(x, levels, method="inverted_cdf")
+        z[f"{name}__x"] = q.astype(np.float64)
+        z[f"{name}__cdf"] = np.searchsorted(x, q, side="right") / x.size
+    for name, f in ERRORS.items():
+        try:
+            f(np.random.default_rng(0))
+        except Exception as e:  # noqa: BLE001 - NumPy's exception is the golden value
+            z[f"{name}__error"] = np.frombuffer(f"{type(e).__name__}: {e}".encode(), np.uint8)
+        else:
+            raise AssertionError(f"{name}: NumPy raised nothing")
+    for i, (key, counter) in enumerate(PHILOX):
+        bg = np.random.Philox(key=np.array(key, np.uint64), counter=np.array(counter, np.uint64))
+        c = sum(int(w) << (64 * j) for j, w in enumerate(counter)) + 1
+        z[f"philox{i}__key"] = np.array(key, np.uint64)
+        z[f"philox{i}__counter"] = np.array([(c >> (64 * j)) % U64 for j in range(4)], np.uint64)
+        z[f"philox{i}__words"] = bg.random_raw(8)
+
+
 def state_of(g):
     s = g.bit_generator.state
     st, inc = s["state"]["state"], s["state"]["inc"]
@@ -87,3 +158,6 @@ def generate(out):
     z["seeding__advanced"] = state_of(h)
     z["seq42_state"] = np.random.SeedSequence(42).generate_state(4, np.uint64)
     np.savez(out / "random.npz", **z)
+    d = {}
+    dists(d)
+    np.savez(out / "random_dists.npz", **d)

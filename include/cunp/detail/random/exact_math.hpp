@@ -1,9 +1,10 @@
-// cunp/detail/random/exact_math.hpp: log and sin/cos of pi x that give the same bits on the host
-// and on a GPU, for the distributions cunp draws by transformation (normal, exponential). The
-// libraries' log and sincos differ in the last bit between glibc and CUDA, and nvcc fuses a * b
-// + c where g++ does not; so every step here is one IEEE operation that rounds the same way on
-// both (fma rounds once everywhere, sqrt and division are correctly rounded), with polynomial
-// coefficients written as exact double constants. Accuracy is a few ulp, which the sampling does
+// cunp/detail/random/exact_math.hpp: log, exp and sin/cos of pi x that give the same bits on the
+// host and on a GPU, for the distributions cunp draws by transformation (normal, exponential)
+// and by rejection (gamma, beta, poisson: per_element.hpp). The libraries' log, exp and sincos
+// differ in the last bit between glibc and CUDA, and nvcc fuses a * b + c where g++ does not; so
+// every step here is one IEEE operation that rounds the same way on both (fma rounds once
+// everywhere, sqrt and division are correctly rounded), with polynomial coefficients written as
+// exact double constants. Accuracy is a few ulp, which the sampling does
 // not notice; equality between the backends is the point.
 #pragma once
 #include <cmath>
@@ -32,8 +33,7 @@ CUNP_HD inline double add_exact(double a, double b) {
 #endif
 }
 
-/// log(x) for 0 < x <= 1 with x normal or x = 1 (the uniforms the transforms take; the smallest
-/// is 2^-53). x = m 2^e with m in [sqrt(1/2), sqrt(2)); log m = 2 atanh(s), s = (m - 1)/(m + 1),
+/// log(x) for normal x > 0 (the transforms take uniforms in (0, 1], the smallest 2^-53). x = m 2^e with m in [sqrt(1/2), sqrt(2)); log m = 2 atanh(s), s = (m - 1)/(m + 1),
 /// |s| < 0.172, by its series to s^21; e log 2 in two parts (fdlibm's split of log 2).
 CUNP_HD inline double log_exact(double x) {
   std::uint64_t bits;
@@ -58,6 +58,46 @@ CUNP_HD inline double log_exact(double x) {
   const double log_m = fma_exact(mul_rn(s, z), p, mul_rn(2.0, s));
   constexpr double ln2_hi = 0x1.62e42fee00000p-1, ln2_lo = 0x1.a39ef35793c76p-33;
   return fma_exact(double(e), ln2_hi, fma_exact(double(e), ln2_lo, log_m));  // e * ln2_hi exact
+}
+
+/// log(x) for every x >= 0: log_exact's steps, with -inf at 0 and subnormal x scaled into the
+/// normal range first (the rejection tests take logs of any draw).
+CUNP_HD inline double log_any(double x) {
+  if (x == 0) return -HUGE_VAL;
+  if (x < 0x1p-1022) return add_exact(log_exact(mul_rn(x, 0x1p54)), mul_rn(-54.0, 0x1.62e42fefa39efp-1));
+  return log_exact(x);
+}
+
+/// 2^k for -1022 <= k <= 1023, from its bits.
+CUNP_HD inline double pow2_exact(int k) {
+  const std::uint64_t bits = std::uint64_t(k + 1023) << 52;
+  double r;
+  std::memcpy(&r, &bits, sizeof r);
+  return r;
+}
+
+/// exp(x) for every x (0 below about -745.1, inf above about 709.8, NaN kept): x = k log 2 + r
+/// with |r| <= log(2)/2 (r in fdlibm's two parts of log 2), exp(r) by its series to r^13, times
+/// 2^k in one product (two where 2^k is below the normal range: the second rounds once, as the
+/// subnormal result).
+CUNP_HD inline double exp_exact(double x) {
+  if (x != x) return x;
+  if (x < -746.0) return 0.0;
+  if (x > 709.8) return HUGE_VAL;
+  const double k = std::floor(add_exact(mul_rn(x, 0x1.71547652b82fep+0), 0.5));
+  constexpr double ln2_hi = 0x1.62e42fee00000p-1, ln2_lo = 0x1.a39ef35793c76p-33;
+  const double r = fma_exact(-k, ln2_lo, fma_exact(-k, ln2_hi, x));
+  constexpr double c[] = {0x1.0000000000000p-1, 0x1.5555555555555p-3, 0x1.5555555555555p-5,
+                          0x1.1111111111111p-7, 0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-13,
+                          0x1.a01a01a01a01ap-16, 0x1.71de3a556c734p-19, 0x1.27e4fb7789f5cp-22,
+                          0x1.ae64567f544e4p-26, 0x1.1eed8eff8d898p-29, 0x1.6124613a86d09p-33};
+  double p = c[11];  // 1/13!, down to 1/2!
+  for (int j = 10; j >= 0; --j) p = fma_exact(p, r, c[j]);
+  p = fma_exact(fma_exact(p, r, 1.0), r, 1.0);
+  const int e = int(k);
+  if (e < -1022) return mul_rn(mul_rn(p, pow2_exact(e + 600)), pow2_exact(-600));
+  if (e > 1023) return mul_rn(mul_rn(p, pow2_exact(e - 1)), 2.0);
+  return mul_rn(p, pow2_exact(e));
 }
 
 /// sin and cos of (k/2 + r) pi from those of r pi: selects and sign flips, no branch (the lanes

@@ -8,6 +8,7 @@
 #include <cstdint>
 
 #include "cunp/detail/cuda/core/launch.cuh"
+#include "cunp/detail/cuda/core/read_back.cuh"  // on_device
 #include "cunp/detail/cuda/core/workspace.cuh"
 #include "cunp/detail/cuda/random/fill.cuh"
 #include "cunp/detail/cuda/sort/radix_sort.cuh"
