@@ -222,6 +222,16 @@ CUNP_KERNEL void __launch_bounds__(random_threads)
         s = o.stride(s);
         if (p >= from + draws) continue;
         const std::int64_t r0 = rank + (p - first) * cands;
+        constexpr int bytes = bytes_per_draw<T, Rule>;
+        if (r0 + cands <= n && reinterpret_cast<std::uintptr_t>(out + r0) % bytes == 0) {
+          // The draw's candidates in one store (a lane's 8-byte stores 16 bytes apart left
+          // half of each store's sectors to another).
+          alignas(16) T v[cands];
+          accepted(x, rule, [&](int k, auto d) { v[k] = rule.value(d); });
+          store_chunk<bytes>(out + r0, v);
+          if (r0 + cands == n) last[0] = p, last[1] = cands - 1;
+          continue;
+        }
         accepted(x, rule, [&](int k, auto d) {
           const std::int64_t r = r0 + k;
           if (r < n) out[r] = rule.value(d);
