@@ -10,6 +10,8 @@ is exact whatever its order; only add_at__tol sums random floats.
 """
 import numpy as np
 
+from numpy_errors import error_text
+
 DTYPES = ["bool", "int8", "uint16", "int64", "float16", "float32", "float64", "complex64",
           "complex128"]
 INDEX_DTYPES = ["int8", "uint8", "int32", "int64", "uint64"]
@@ -29,10 +31,6 @@ def values(rng, dtype, shape, lo=-4, hi=5, nan=False):
         a.reshape(-1)[1] = np.nan
     return a
 
-
-def error_text(e):
-    name = "AxisError" if isinstance(e, np.exceptions.AxisError) else type(e).__name__
-    return np.frombuffer(f"{name}: {e}".encode(), dtype=np.uint8)
 
 
 def after(f, a):

@@ -11,6 +11,7 @@ that bfloat16 holds, so that moving it is exact.
 import numpy as np
 
 from cases_reduce import bf16_bits
+from numpy_errors import error_text
 
 DTYPES = ["bool", "int8", "uint16", "int64", "float16", "bfloat16", "float32", "float64",
           "complex128"]
@@ -157,9 +158,6 @@ def cases(s):
         "dsplit_err_2d": lambda: np.dsplit(x2, 1),
     }
 
-
-def error_text(e):
-    return np.frombuffer(f"{type(e).__name__}: {e}".encode(), dtype=np.uint8)
 
 
 def stored(dtype, a):

@@ -17,6 +17,8 @@ case of ERRORS.
 """
 import numpy as np
 
+from numpy_errors import error_text
+
 SEEDS = {"s0": 0, "s12345": 12345, "list": [1, 2, 3], "big": 2**63 + 5, "wide": [2**40 + 5, 7]}
 U64 = 2**64
 
@@ -119,7 +121,7 @@ def dists(z):
         try:
             f(np.random.default_rng(0))
         except Exception as e:  # noqa: BLE001 - NumPy's exception is the golden value
-            z[f"{name}__error"] = np.frombuffer(f"{type(e).__name__}: {e}".encode(), np.uint8)
+            z[f"{name}__error"] = error_text(e)
         else:
             raise AssertionError(f"{name}: NumPy raised nothing")
     for i, (key, counter) in enumerate(PHILOX):

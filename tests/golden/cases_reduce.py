@@ -23,6 +23,8 @@ import warnings
 
 import numpy as np
 
+from numpy_errors import error_text
+
 DTYPES = ["bool", "int8", "int32", "int64", "uint8", "uint64", "float16", "bfloat16", "float32",
           "float64", "complex64", "complex128"]
 
@@ -127,10 +129,6 @@ def as_stored(dtype, r):
         return bf16_bits(r)
     return r
 
-
-def error_text(e):
-    name = "AxisError" if isinstance(e, np.exceptions.AxisError) else type(e).__name__
-    return np.frombuffer(f"{name}: {e}".encode(), dtype=np.uint8)
 
 
 def per_dtype(dtype, rng):

@@ -12,6 +12,8 @@ import warnings
 
 import numpy as np
 
+from numpy_errors import error_text
+
 DTYPES = ["bool", "int8", "int64", "uint64", "float16", "float32", "float64", "complex128"]
 
 # name -> (input, axis, keepdims, mask, with initial): the test's `variants` table, same order.
@@ -60,9 +62,6 @@ def inputs(dtype, rng):
     return {"x": x, "m": m, "mrow": rng.random((4, 5)) < 0.7,
             "mcol": rng.random((3, 1, 5)) < 0.7}
 
-
-def error_text(e):
-    return np.frombuffer(f"{type(e).__name__}: {e}".encode(), dtype=np.uint8)
 
 
 def calls(dtype, sets):

@@ -368,7 +368,10 @@ struct ufunc_reducer {
   using acc = math_t<out>;
   static constexpr const char* name = Op::name;
   static constexpr bool has_identity = true;
-  CUNP_HD acc identity() const { return AllOnes ? acc(~acc(0)) : acc(0); }
+  CUNP_HD acc identity() const {
+    if constexpr (std::is_same_v<acc, bool>) return AllOnes;  // (~ on a bool is an int)
+    else return AllOnes ? acc(~acc(0)) : acc(0);
+  }
   CUNP_HD acc from_out(const out& o) const { return convert<acc>(o); }
   CUNP_HD acc load(const V& v, std::int64_t) const { return convert<acc>(v); }
   CUNP_HD acc combine(acc a, acc b) const { return convert<acc>(Op{}(a, b)); }
