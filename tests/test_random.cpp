@@ -597,6 +597,9 @@ TEST_CASE("choice's bad arguments raise NumPy's errors and leave the generator a
           "Fewer non-zero entries in p than size");
     fails([&] { (void)gen.choice(5, {-1}, true, {}, dev); }, "negative dimensions are not allowed");
     fails([&] { (void)gen.choice(5, {-1}, false, {}, dev); }, "negative dimensions are not allowed");
+    fails([&] { (void)gen.choice(5, {cunp::index_t(1) << 40, cunp::index_t(1) << 40}, true, {}, dev); },
+          "array is too big; `arr.size * arr.dtype.itemsize` is larger than the maximum possible "
+          "size.");
     fails([&] { (void)gen.choice(cunp::zeros<float>({2, 3}, dev), {3}, true, {}, 2); },
           "axis 2 is out of bounds for array of dimension 2");
     CHECK(gen.choice(-2, {0}, true, {}, dev).size() == 0);  // no samples: any population
@@ -667,26 +670,25 @@ TEST_CASE("gamma, beta and poisson draw NumPy's distributions; Philox is NumPy's
       std::sort(v.begin(), v.end());
       matches_numpy(g, name, v);
     }
-    for (const char* name : {"gamma_shape", "gamma_scale", "standard_gamma_shape", "beta_a",
-                             "beta_b", "poisson_negative", "poisson_nan", "poisson_large",
-                             "binomial_n", "binomial_p", "binomial_nan"}) {
+    // cases_random.ERRORS, by name.
+    const std::vector<std::pair<const char*, std::function<void()>>> errors = {
+        {"gamma_shape", [&] { (void)gen.gamma(-1.0, 1.0, {3}, dev); }},
+        {"gamma_scale", [&] { (void)gen.gamma(1.0, -1.0, {3}, dev); }},
+        {"standard_gamma_shape", [&] { (void)gen.standard_gamma(-0.5, {3}, dev); }},
+        {"beta_a", [&] { (void)gen.beta(0.0, 1.0, {3}, dev); }},
+        {"beta_b", [&] { (void)gen.beta(1.0, -2.0, {3}, dev); }},
+        {"poisson_negative", [&] { (void)gen.poisson(-1.0, {3}, dev); }},
+        {"poisson_nan", [&] { (void)gen.poisson(std::nan(""), {3}, dev); }},
+        {"poisson_large", [&] { (void)gen.poisson(1e19, {3}, dev); }},
+        {"binomial_n", [&] { (void)gen.binomial(-1, 0.5, {3}, dev); }},
+        {"binomial_p", [&] { (void)gen.binomial(5, 1.5, {3}, dev); }},
+        {"binomial_nan", [&] { (void)gen.binomial(5, std::nan(""), {3}, dev); }},
+    };
+    for (const auto& [name, call] : errors) {
       INFO("error " << name);
       const auto bytes = g.get<std::uint8_t>(std::string(name) + "__error").to_vector();
       const auto before = gen.bit_generator().state();
-      const std::string n = name;
-      require_numpy_error([&] {
-        if (n == "gamma_shape") (void)gen.gamma(-1.0, 1.0, {3}, dev);
-        if (n == "gamma_scale") (void)gen.gamma(1.0, -1.0, {3}, dev);
-        if (n == "standard_gamma_shape") (void)gen.standard_gamma(-0.5, {3}, dev);
-        if (n == "beta_a") (void)gen.beta(0.0, 1.0, {3}, dev);
-        if (n == "beta_b") (void)gen.beta(1.0, -2.0, {3}, dev);
-        if (n == "poisson_negative") (void)gen.poisson(-1.0, {3}, dev);
-        if (n == "poisson_nan") (void)gen.poisson(std::nan(""), {3}, dev);
-        if (n == "poisson_large") (void)gen.poisson(1e19, {3}, dev);
-        if (n == "binomial_n") (void)gen.binomial(-1, 0.5, {3}, dev);
-        if (n == "binomial_p") (void)gen.binomial(5, 1.5, {3}, dev);
-        if (n == "binomial_nan") (void)gen.binomial(5, std::nan(""), {3}, dev);
-      }, std::string(bytes.begin(), bytes.end()));
+      require_numpy_error(call, std::string(bytes.begin(), bytes.end()));
       CHECK(gen.bit_generator().state() == before);
     }
     for (int i = 0; i < 3; ++i) {  // NumPy's Philox blocks: the function the streams run on

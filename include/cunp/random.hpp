@@ -67,14 +67,12 @@ inline void check_choice(index_t pop, bool from_array, index_t samples,
                       "information.");
 }
 
-/// The number of elements of `shape`, negative dimensions refused with NumPy's words.
+/// The number of int64 samples of `shape`: negative dimensions refused with choice's words
+/// (no shape after them), too many for int64 bytes as NumPy's "array is too big".
 inline index_t sample_count(const shape_t& shape) {
-  index_t n = 1;
-  for (index_t d : shape) {
+  for (index_t d : shape)
     if (d < 0) throw value_error("negative dimensions are not allowed");
-    n *= d;
-  }
-  return n;
+  return checked_size(shape, sizeof(std::int64_t));
 }
 }  // namespace cunp::detail
 
@@ -475,20 +473,24 @@ class Generator {
 
   template <class Backend, class T, class Rule> void pairs(const ndarray<T>& out, const Rule& rule) {
     static_assert(real_float<T>, "Generator.standard_normal: dtype must be float64 or float32");
-    if (!out.is_contiguous())
-      throw value_error("Supplied output array is not contiguous, writable or aligned.");
+    require_fillable(out);
     if (out.size() == 0) return;
     cunp::detail::dispatch<Backend>(out.device(), [&](auto be) {
       random_pairs(be, out, bg_.engine(), rule);
     });
   }
 
+  /// NumPy's refusal of an out= it cannot fill in place.
+  template <class T> static void require_fillable(const ndarray<T>& out) {
+    if (!out.is_contiguous())
+      throw value_error("Supplied output array is not contiguous, writable or aligned.");
+  }
+
   /// A per-element fill: the streams' key from the generator's next two 64-bit draws.
   template <class Backend, class T, class Rule> void each(const ndarray<T>& out, const Rule& rule) {
     static_assert(real_float<T> || std::is_same_v<T, std::int64_t>,
                   "Generator: dtype must be float64 or float32");
-    if (!out.is_contiguous())
-      throw value_error("Supplied output array is not contiguous, writable or aligned.");
+    require_fillable(out);
     if (out.size() == 0) return;
     const std::uint64_t k0 = bg_.engine().next_uint64(), k1 = bg_.engine().next_uint64();
     cunp::detail::dispatch<Backend>(out.device(), [&](auto be) {
@@ -497,8 +499,7 @@ class Generator {
   }
 
   template <class Backend, class T, class Rule> void fill(const ndarray<T>& out, const Rule& rule) {
-    if (!out.is_contiguous())
-      throw value_error("Supplied output array is not contiguous, writable or aligned.");
+    require_fillable(out);
     if (out.size() == 0) return;
     cunp::detail::dispatch<Backend>(out.device(), [&](auto be) {
       random_fill(be, out, bg_.engine(), rule);

@@ -4,8 +4,8 @@
 // differ in the last bit between glibc and CUDA, and nvcc fuses a * b + c where g++ does not; so
 // every step here is one IEEE operation that rounds the same way on both (fma rounds once
 // everywhere, sqrt and division are correctly rounded), with polynomial coefficients written as
-// exact double constants. Accuracy is a few ulp, which the sampling does
-// not notice; equality between the backends is the point.
+// exact double constants. Accuracy is a few ulp, which the sampling does not notice; equality
+// between the backends is the point.
 #pragma once
 #include <cmath>
 #include <cstdint>
@@ -33,8 +33,12 @@ CUNP_HD inline double add_exact(double a, double b) {
 #endif
 }
 
-/// log(x) for normal x > 0 (the transforms take uniforms in (0, 1], the smallest 2^-53). x = m 2^e with m in [sqrt(1/2), sqrt(2)); log m = 2 atanh(s), s = (m - 1)/(m + 1),
-/// |s| < 0.172, by its series to s^21; e log 2 in two parts (fdlibm's split of log 2).
+/// log 2 in fdlibm's two parts: ln2_hi's trailing zeros make k * ln2_hi exact for the k here.
+inline constexpr double ln2_hi = 0x1.62e42fee00000p-1, ln2_lo = 0x1.a39ef35793c76p-33;
+
+/// log(x) for normal x > 0 (the transforms take uniforms in (0, 1], the smallest 2^-53).
+/// x = m 2^e with m in [sqrt(1/2), sqrt(2)); log m = 2 atanh(s), s = (m - 1)/(m + 1),
+/// |s| < 0.172, by its series to s^21; e log 2 in two parts.
 CUNP_HD inline double log_exact(double x) {
   std::uint64_t bits;
   std::memcpy(&bits, &x, sizeof bits);
@@ -56,7 +60,6 @@ CUNP_HD inline double log_exact(double x) {
   double p = c[9];
   for (int k = 8; k >= 0; --k) p = fma_exact(p, z, c[k]);
   const double log_m = fma_exact(mul_rn(s, z), p, mul_rn(2.0, s));
-  constexpr double ln2_hi = 0x1.62e42fee00000p-1, ln2_lo = 0x1.a39ef35793c76p-33;
   return fma_exact(double(e), ln2_hi, fma_exact(double(e), ln2_lo, log_m));  // e * ln2_hi exact
 }
 
@@ -64,7 +67,8 @@ CUNP_HD inline double log_exact(double x) {
 /// normal range first (the rejection tests take logs of any draw).
 CUNP_HD inline double log_any(double x) {
   if (x == 0) return -HUGE_VAL;
-  if (x < 0x1p-1022) return add_exact(log_exact(mul_rn(x, 0x1p54)), mul_rn(-54.0, 0x1.62e42fefa39efp-1));
+  if (x < 0x1p-1022)
+    return add_exact(log_exact(mul_rn(x, 0x1p54)), mul_rn(-54.0, 0x1.62e42fefa39efp-1));
   return log_exact(x);
 }
 
@@ -77,7 +81,7 @@ CUNP_HD inline double pow2_exact(int k) {
 }
 
 /// exp(x) for every x (0 below about -745.1, inf above about 709.8, NaN kept): x = k log 2 + r
-/// with |r| <= log(2)/2 (r in fdlibm's two parts of log 2), exp(r) by its series to r^13, times
+/// with |r| <= log(2)/2 (r by the two parts of log 2), exp(r) by its series to r^13, times
 /// 2^k in one product (two where 2^k is below the normal range: the second rounds once, as the
 /// subnormal result).
 CUNP_HD inline double exp_exact(double x) {
@@ -85,7 +89,6 @@ CUNP_HD inline double exp_exact(double x) {
   if (x < -746.0) return 0.0;
   if (x > 709.8) return HUGE_VAL;
   const double k = std::floor(add_exact(mul_rn(x, 0x1.71547652b82fep+0), 0.5));
-  constexpr double ln2_hi = 0x1.62e42fee00000p-1, ln2_lo = 0x1.a39ef35793c76p-33;
   const double r = fma_exact(-k, ln2_lo, fma_exact(-k, ln2_hi, x));
   constexpr double c[] = {0x1.0000000000000p-1, 0x1.5555555555555p-3, 0x1.5555555555555p-5,
                           0x1.1111111111111p-7, 0x1.6c16c16c16c17p-10, 0x1.a01a01a01a01ap-13,
@@ -164,8 +167,8 @@ CUNP_HD inline float log_exact(float x) {
   float p = c[4];
   for (int k = 3; k >= 0; --k) p = fma_exact(p, z, c[k]);
   const float log_m = fma_exact(mul_rn(s, z), p, mul_rn(2.0f, s));
-  constexpr float ln2_hi = 0x1.62e4p-1f, ln2_lo = 0x1.7f7d1cp-20f;
-  return fma_exact(float(e), ln2_hi, fma_exact(float(e), ln2_lo, log_m));
+  constexpr float ln2f_hi = 0x1.62e4p-1f, ln2f_lo = 0x1.7f7d1cp-20f;
+  return fma_exact(float(e), ln2f_hi, fma_exact(float(e), ln2f_lo, log_m));
 }
 
 /// sin(pi y) and cos(pi y) for 0 <= y < 2, the series to r^9 and r^10.
