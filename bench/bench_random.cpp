@@ -5,7 +5,8 @@
 // Names are <op>/<impl>/<dtype>/<n>, the keys bench/merge_results.py joins with
 // bench/cupy/cupy_random.py's output (CuPy and PyTorch). The generator's stream continues from
 // call to call, as a user's does. integers over [0, 1000) reads back how many draws it used
-// (its one wait) inside the timing. random_cpu times the cpu backend (host time per call).
+// (its one wait) inside the timing. Rows "philox" take the draws of numpy.random.Philox
+// instead of default_rng's PCG64. random_cpu times the cpu backend (host time per call).
 // permutation's raw row is the plain way with the vendor calls: cuRAND's 64-bit keys and CUB's
 // SortPairs of (key, position) with 8-byte keys (cunp sorts 4-byte ones, then settles ties).
 #include <cub/device/device_radix_sort.cuh>
@@ -23,15 +24,17 @@ using benchmark::State;
 
 const cunp::device gpu0 = cunp::cuda(0);
 
-cunp::random::Generator& generator() {
-  static auto* g = new cunp::random::Generator(cunp::random::default_rng(42));
+/// The generator on PCG64 (default_rng's, the rows "cunp") or on Philox (the rows "philox").
+template <class BitGenerator = cunp::random::PCG64>
+cunp::random::Generator<BitGenerator>& generator() {
+  static auto* g = new cunp::random::Generator(BitGenerator(42));
   return *g;
 }
 
-template <class T> void random_cunp(State& s) {
+template <class T, class BitGenerator = cunp::random::PCG64> void random_cunp(State& s) {
   const index_t n = s.range(0);
   gpu_loop(s, {double(n) * sizeof(T), against::copy_ceiling, true},
-           [&] { consume(generator().random<T>({n}, gpu0)); });
+           [&] { consume(generator<BitGenerator>().template random<T>({n}, gpu0)); });
 }
 
 /// curandGenerateUniform(Double) into a kept buffer: cuRAND's Philox, its own stream order.
@@ -51,10 +54,10 @@ template <class T> void random_raw(State& s) {
   });
 }
 
-template <class T> void standard_normal_cunp(State& s) {
+template <class T, class BitGenerator = cunp::random::PCG64> void standard_normal_cunp(State& s) {
   const index_t n = s.range(0);
   gpu_loop(s, {double(n) * sizeof(T), against::copy_ceiling, true},
-           [&] { consume(generator().standard_normal<T>({n}, gpu0)); });
+           [&] { consume(generator<BitGenerator>().template standard_normal<T>({n}, gpu0)); });
 }
 
 /// curandGenerateNormal(Double): cuRAND's Philox with its Box-Muller.
@@ -80,10 +83,12 @@ template <class T> void exponential_cunp(State& s) {
            [&] { consume(generator().standard_exponential<T>({n}, gpu0)); });
 }
 
+template <class BitGenerator = cunp::random::PCG64>
 void integers_cunp(State& s) {  // integers(0, 1000, n), int64
   const index_t n = s.range(0);
-  gpu_loop(s, {double(n) * sizeof(std::int64_t), against::copy_ceiling, true},
-           [&] { consume(generator().integers<std::int64_t>(0, 1000, {n}, gpu0)); });
+  gpu_loop(s, {double(n) * sizeof(std::int64_t), against::copy_ceiling, true}, [&] {
+    consume(generator<BitGenerator>().template integers<std::int64_t>(0, 1000, {n}, gpu0));
+  });
 }
 
 void uniform_cunp(State& s) {  // uniform(-1, 1, n), float64
@@ -149,7 +154,7 @@ void permutation_raw(State& s) {
 /// the peer: the target is at most twice its time).
 void random_cpu(State& s) {
   const index_t n = s.range(0);
-  static cunp::random::Generator g = cunp::random::default_rng(42);
+  static cunp::random::Generator g = cunp::random::default_rng(42);  // (a Generator<PCG64>)
   std::vector<double> ms;
   for (auto _ : s) {
     const double t0 = now_ms();
@@ -175,7 +180,13 @@ void register_benchmarks() {
   gpu("standard_normal/cunp/float64", standard_normal_cunp<double>, n);
   gpu("standard_normal/raw/float64", standard_normal_raw<double>, n);
   gpu("exponential/cunp/float32", exponential_cunp<float>, n);
-  gpu("integers/cunp/int64", integers_cunp, n);
+  gpu("integers/cunp/int64", integers_cunp<>, n);
+  // Philox as the bit generator: a block of ten rounds of 64-bit products a draw.
+  using cunp::random::Philox;
+  gpu("random/philox/float32", random_cunp<float, Philox>, n);
+  gpu("random/philox/float64", random_cunp<double, Philox>, n);
+  gpu("standard_normal/philox/float32", standard_normal_cunp<float, Philox>, n);
+  gpu("integers/philox/int64", integers_cunp<Philox>, n);
   constexpr std::int64_t m = std::int64_t(1) << 26;  // the per-element draws
   gpu("gamma/cunp/float64", gamma_cunp, m);
   gpu("beta/cunp/float64", beta_cunp, m);

@@ -1,7 +1,7 @@
 // numpy.random.Generator against NumPy (tests/golden/cases_random.py): default_rng's seeding,
 // random, uniform and integers bit for bit with the generator's state after every call, on every
 // backend, long runs (several GPU tiles, rejection-heavy ranges), spawn, jumped, advance, and
-// every error NumPy raises, with the state unchanged by a call that throws.
+// every error NumPy raises, with the state unchanged by a call that throws; the same for Philox.
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
@@ -15,8 +15,9 @@
 #include "golden_archive.hpp"
 
 using namespace cunp_test;
-using cunp::random::Generator;
+using Generator = cunp::random::Generator<>;
 using cunp::random::PCG64;
+using cunp::random::Philox;
 using cunp::random::SeedSequence;
 
 namespace {
@@ -26,14 +27,25 @@ std::vector<std::uint64_t> words(const PCG64::state_type& s) {
           std::uint64_t(s.uinteger)};
 }
 
-void require_state(archive& g, const std::string& name, const PCG64& bg) {
+/// cases_random.philox_state_of's words.
+std::vector<std::uint64_t> words(const Philox::state_type& s) {
+  std::vector<std::uint64_t> w(s.counter.begin(), s.counter.end());
+  w.insert(w.end(), s.key.begin(), s.key.end());
+  w.insert(w.end(), s.buffer.begin(), s.buffer.end());
+  w.insert(w.end(), {std::uint64_t(s.buffer_pos), std::uint64_t(s.has_uint32),
+                     std::uint64_t(s.uinteger)});
+  return w;
+}
+
+template <class BitGenerator>
+void require_state(archive& g, const std::string& name, const BitGenerator& bg) {
   INFO("state " << name);
   CHECK(words(bg.state()) == g.get<std::uint64_t>(name).to_vector());
 }
 
 /// f()'s result, exactly NumPy's member `name` and on `dev`, then the state after it.
-template <class T>
-void check_call(archive& g, const std::string& name, const Generator& gen, cunp::device dev,
+template <class T, class Gen>
+void check_call(archive& g, const std::string& name, const Gen& gen, cunp::device dev,
                 const std::function<ndarray<T>()>& f) {
   g.check(name, [&] {
     const auto r = f();
@@ -51,50 +63,66 @@ Generator seeded(const std::string& name) {
   return cunp::random::default_rng(std::vector<std::uint64_t>{(std::uint64_t(1) << 40) + 5, 7});
 }
 
-void numpy_streams(archive& g, const std::string& seed, cunp::device dev) {
-  Generator gen = seeded(seed);
-  require_state(g, "seeding__" + seed, gen.bit_generator());
+/// cases_random.PHILOX_SEEDS.
+cunp::random::Generator<Philox> philox_seeded(const std::string& name) {
+  constexpr auto top = std::numeric_limits<std::uint64_t>::max();
+  if (name == "s0") return cunp::random::Generator(Philox(0));
+  if (name == "list") return cunp::random::Generator(Philox(SeedSequence({1, 2, 3})));
+  if (name == "carry") return cunp::random::Generator(Philox(7, {top - 2, top, top, top}));
+  return cunp::random::Generator(
+      Philox::from_key({0x243F6A8885A308D3ull, 0x13198A2E03707344ull}, {5, 0, top, 0}));
+}
+
+/// The calls of cases_random.calls() on `gen` in order, each against member
+/// <bits><seed>_<call> (bits: "" for PCG64, "philox_").
+template <class Gen>
+void numpy_streams(archive& g, const std::string& bits, const std::string& seed, Gen gen,
+                   cunp::device dev) {
+  require_state(g, bits + "seeding__" + seed, gen.bit_generator());
   const auto call = [&](const char* c, auto f) {
-    check_call(g, seed + "_" + c, gen, dev, std::function(f));
+    check_call(g, bits + seed + "_" + c, gen, dev, std::function(f));
   };
   using i64 = std::int64_t;
   constexpr auto u64_max = std::numeric_limits<std::uint64_t>::max();
-  call("f64", [&] { return gen.random<double>({7}, dev); });
-  call("f32", [&] { return gen.random<float>({5}, dev); });
-  call("i64_small", [&] { return gen.integers<i64>(0, 1000, {9}, dev); });
-  call("i8", [&] { return gen.integers<std::int8_t>(-100, 27, {13}, dev); });
-  call("u16_full", [&] { return gen.integers<std::uint16_t>(0, 65535, {6}, dev, true); });
-  call("bool", [&] { return gen.integers<bool>(0, 2, {70}, dev); });
-  call("i64_wide", [&] { return gen.integers<i64>(-5, i64(1) << 40, {4}, dev); });
-  call("u64_full", [&] { return gen.integers<std::uint64_t>(0, u64_max, {3}, dev, true); });
+  call("f64", [&] { return gen.template random<double>({7}, dev); });
+  call("f32", [&] { return gen.template random<float>({5}, dev); });
+  call("i64_small", [&] { return gen.template integers<i64>(0, 1000, {9}, dev); });
+  call("i8", [&] { return gen.template integers<std::int8_t>(-100, 27, {13}, dev); });
+  call("u16_full", [&] { return gen.template integers<std::uint16_t>(0, 65535, {6}, dev, true); });
+  call("bool", [&] { return gen.template integers<bool>(0, 2, {70}, dev); });
+  call("i64_wide", [&] { return gen.template integers<i64>(-5, i64(1) << 40, {4}, dev); });
+  call("u64_full",
+       [&] { return gen.template integers<std::uint64_t>(0, u64_max, {3}, dev, true); });
   call("i64_all", [&] {
-    return gen.integers<i64>(std::numeric_limits<i64>::min(), std::numeric_limits<i64>::max(),
-                             {3}, dev);
+    return gen.template integers<i64>(std::numeric_limits<i64>::min(),
+                                      std::numeric_limits<i64>::max(), {3}, dev);
   });
-  call("i32_2d", [&] { return gen.integers<std::int32_t>(-7, 9, {2, 3}, dev); });
-  call("uniform", [&] { return gen.uniform<double>(-2.5, 7.0, {3, 2}, dev); });
-  call("f32_one", [&] { return gen.random<float>({1}, dev); });
-  call("u8", [&] { return gen.integers<std::uint8_t>(3, 250, {33}, dev); });
-  call("i16", [&] { return gen.integers<std::int16_t>(-300, 301, {5}, dev); });
-  call("u32_full", [&] { return gen.integers<std::uint32_t>(0, 0xFFFFFFFFu, {4}, dev, true); });
-  call("i8_full", [&] { return gen.integers<std::int8_t>(-128, 127, {7}, dev, true); });
-  call("one_value", [&] { return gen.integers<i64>(5, 5, {3}, dev, true); });
-  call("empty", [&] { return gen.random<double>({0, 3}, dev); });
-  call("scalar", [&] { return gen.random<double>({}, dev); });
-  call("f16", [&] { return gen.random<cunp::float16>({9}, dev); });
-  call("uniform_f32", [&] { return gen.uniform<float>(1.0, 3.0, {6}, dev); });
-  call("f32_long", [&] { return gen.random<float>({50001}, dev); });
-  call("f64_long", [&] { return gen.random<double>({30001}, dev); });
-  call("i64_long", [&] { return gen.integers<i64>(0, 1000, {40001}, dev); });
-  call("u8_long", [&] { return gen.integers<std::uint8_t>(0, 200, {70001}, dev); });
-  call("u32_half", [&] { return gen.integers<std::uint32_t>(0, (i64(1) << 31) + 1, {20001}, dev); });
-  call("u8_half", [&] { return gen.integers<std::uint8_t>(0, 129, {30001}, dev); });
+  call("i32_2d", [&] { return gen.template integers<std::int32_t>(-7, 9, {2, 3}, dev); });
+  call("uniform", [&] { return gen.template uniform<double>(-2.5, 7.0, {3, 2}, dev); });
+  call("f32_one", [&] { return gen.template random<float>({1}, dev); });
+  call("u8", [&] { return gen.template integers<std::uint8_t>(3, 250, {33}, dev); });
+  call("i16", [&] { return gen.template integers<std::int16_t>(-300, 301, {5}, dev); });
+  call("u32_full",
+       [&] { return gen.template integers<std::uint32_t>(0, 0xFFFFFFFFu, {4}, dev, true); });
+  call("i8_full", [&] { return gen.template integers<std::int8_t>(-128, 127, {7}, dev, true); });
+  call("one_value", [&] { return gen.template integers<i64>(5, 5, {3}, dev, true); });
+  call("empty", [&] { return gen.template random<double>({0, 3}, dev); });
+  call("scalar", [&] { return gen.template random<double>({}, dev); });
+  call("f16", [&] { return gen.template random<cunp::float16>({9}, dev); });
+  call("uniform_f32", [&] { return gen.template uniform<float>(1.0, 3.0, {6}, dev); });
+  call("f32_long", [&] { return gen.template random<float>({50001}, dev); });
+  call("f64_long", [&] { return gen.template random<double>({30001}, dev); });
+  call("i64_long", [&] { return gen.template integers<i64>(0, 1000, {40001}, dev); });
+  call("u8_long", [&] { return gen.template integers<std::uint8_t>(0, 200, {70001}, dev); });
+  call("u32_half",
+       [&] { return gen.template integers<std::uint32_t>(0, (i64(1) << 31) + 1, {20001}, dev); });
+  call("u8_half", [&] { return gen.template integers<std::uint8_t>(0, 129, {30001}, dev); });
   call("u64_half", [&] {
-    return gen.integers<std::uint64_t>(0, (std::uint64_t(1) << 63) + 1, {9001}, dev);
+    return gen.template integers<std::uint64_t>(0, (std::uint64_t(1) << 63) + 1, {9001}, dev);
   });
-  call("bool_long", [&] { return gen.integers<bool>(0, 2, {10001}, dev); });
-  call("i16_long", [&] { return gen.integers<std::int16_t>(-1000, 1000, {20001}, dev); });
-  call("empty_range", [&] { return gen.integers<i64>(5, 5, {2, 0}, dev); });
+  call("bool_long", [&] { return gen.template integers<bool>(0, 2, {10001}, dev); });
+  call("i16_long", [&] { return gen.template integers<std::int16_t>(-1000, 1000, {20001}, dev); });
+  call("empty_range", [&] { return gen.template integers<i64>(5, 5, {2, 0}, dev); });
   call("choice_int", [&] { return gen.choice(1000, {9}, true, {}, dev); });
   call("choice_p", [&] { return gen.choice(5, {7}, true, {0.1, 0, 0.3, 0.6, 0}, dev); });
   call("choice_p_2d", [&] { return gen.choice(4, {2, 3}, true, {0.25, 0.25, 0.4, 0.1}, dev); });
@@ -113,7 +141,7 @@ TEST_CASE("default_rng gives NumPy's streams and states", "[random][golden]") {
     archive g("random");
     for (const char* seed : {"s0", "s12345", "list", "big", "wide"}) {
       INFO("seed " << seed);
-      numpy_streams(g, seed, dev);
+      numpy_streams(g, "", seed, seeded(seed), dev);
     }
     // spawn, jumped, advance and SeedSequence, as in cases_random.generate.
     Generator parent = cunp::random::default_rng(42);
@@ -129,6 +157,23 @@ TEST_CASE("default_rng gives NumPy's streams and states", "[random][golden]") {
     h.bit_generator().advance(1000);
     require_state(g, "seeding__advanced", h.bit_generator());
     CHECK(SeedSequence(42).generate_state(4) == g.get<std::uint64_t>("seq42_state").to_vector());
+    // Philox: the same calls, and its spawn, jumped and advance (cases_random.philox_streams).
+    for (const char* seed : {"s0", "list", "carry", "key"}) {
+      INFO("philox seed " << seed);
+      numpy_streams(g, "philox_", seed, philox_seeded(seed), dev);
+    }
+    cunp::random::Generator parent_x(Philox(42));
+    const auto kids_x = parent_x.spawn(2);
+    require_state(g, "philox_seeding__spawn0", kids_x[0].bit_generator());
+    require_state(g, "philox_seeding__spawn1", kids_x[1].bit_generator());
+    cunp::random::Generator hx(Philox(42));
+    (void)hx.random<float>({3}, dev);
+    require_state(g, "philox_seeding__jumped", hx.bit_generator().jumped());
+    require_state(g, "philox_seeding__jumped3", hx.bit_generator().jumped(3));
+    hx.bit_generator().advance(1000);
+    require_state(g, "philox_seeding__advanced", hx.bit_generator());
+    hx.bit_generator().advance(std::numeric_limits<std::uint64_t>::max());
+    require_state(g, "philox_seeding__advanced_carry", hx.bit_generator());
     g.require_all_used();
   });
 }
@@ -150,29 +195,54 @@ TEST_CASE("random(out) continues the stream of random", "[random]") {
   });
 }
 
+namespace {
+
+/// make(g, dev) on generators from fresh(), after one float32 draw each (a buffered half): on
+/// every GPU backend the cpu's numbers, and the cpu's state after them.
+template <class Fresh, class Make> void same_on_gpus(Fresh fresh, Make make) {
+  auto c = fresh();
+  (void)c.template random<float>({1}, cunp::cpu);
+  const auto want = make(c, cunp::cpu);
+  for (const cunp::device dev : backends()) {
+    if (dev.is_cpu()) continue;
+    auto d = fresh();
+    (void)d.template random<float>({1}, dev);
+    require_equal(make(d, dev).to(cunp::cpu), want);
+    CHECK(d.bit_generator().state() == c.bit_generator().state());
+  }
+}
+
+}  // namespace
+
 TEST_CASE("a GPU fill equals the cpu's over millions of draws", "[random][gpu]") {
   // Many tiles and grid strides, a buffered half at the start, and a rejection rate of one half.
-  const auto same = [](auto make) {
-    Generator c = cunp::random::default_rng(2024);
-    (void)c.random<float>({1}, cunp::cpu);  // leaves a buffered half
-    auto want = make(c, cunp::cpu);
-    for (const cunp::device dev : backends()) {
-      if (dev.is_cpu()) continue;
-      Generator d = cunp::random::default_rng(2024);
-      (void)d.random<float>({1}, dev);
-      require_equal(make(d, dev).to(cunp::cpu), want);
-      CHECK(d.bit_generator().state() == c.bit_generator().state());
-    }
-  };
   const cunp::index_t n = (cunp::index_t(1) << 22) + 3;
-  same([&](Generator& g, cunp::device d) { return g.random<float>({n}, d); });
-  same([&](Generator& g, cunp::device d) { return g.random<double>({n}, d); });
-  same([&](Generator& g, cunp::device d) { return g.integers<std::int64_t>(0, 1000, {n}, d); });
-  same([&](Generator& g, cunp::device d) { return g.integers<std::uint8_t>(0, 129, {n}, d); });
-  same([&](Generator& g, cunp::device d) { return g.integers<bool>(0, 2, {n}, d); });
-  same([&](Generator& g, cunp::device d) {
-    return g.integers<std::uint64_t>(0, (std::uint64_t(1) << 63) + 1, {n}, d);
-  });
+  const auto pcg = [] { return cunp::random::default_rng(2024); };
+  // Philox from a counter whose carry into the second word comes inside the fills.
+  const auto philox = [] {
+    constexpr auto top = std::numeric_limits<std::uint64_t>::max();
+    return cunp::random::Generator(Philox(2024, {top - 100000, top, 0, 0}));
+  };
+  const auto fills = [&](auto fresh) {
+    const auto same = [&](auto make) { same_on_gpus(fresh, make); };
+    same([&](auto& g, cunp::device d) { return g.template random<float>({n}, d); });
+    same([&](auto& g, cunp::device d) { return g.template random<double>({n}, d); });
+    same([&](auto& g, cunp::device d) {
+      return g.template integers<std::int64_t>(0, 1000, {n}, d);
+    });
+    same(
+        [&](auto& g, cunp::device d) { return g.template integers<std::uint8_t>(0, 129, {n}, d); });
+    same([&](auto& g, cunp::device d) { return g.template integers<bool>(0, 2, {n}, d); });
+    same([&](auto& g, cunp::device d) {
+      return g.template integers<std::uint64_t>(0, (std::uint64_t(1) << 63) + 1, {n}, d);
+    });
+    same([&](auto& g, cunp::device d) { return g.template standard_normal<float>({n}, d); });
+    same([&](auto& g, cunp::device d) { return g.template standard_normal<double>({n}, d); });
+    same([&](auto& g, cunp::device d) { return g.permutation(n, d); });
+  };
+  fills(pcg);
+  fills(philox);
+  const auto same = [&](auto make) { same_on_gpus(pcg, make); };
   // Per-element draws (each rejection method and both poisson regimes), fewer: the cpu's
   // reference costs a few hundred nanoseconds an element.
   const cunp::index_t m = 300001;
@@ -193,9 +263,10 @@ namespace {
 
 /// After one float32 draw (so that a half is buffered), fails(f, text) requires f to throw
 /// `text` and to leave gen's whole state as it was.
-std::function<void(const std::function<void()>&, const char*)> failure_check(Generator& gen,
+template <class Gen>
+std::function<void(const std::function<void()>&, const char*)> failure_check(Gen& gen,
                                                                            cunp::device dev) {
-  (void)gen.random<float>({1}, dev);
+  (void)gen.template random<float>({1}, dev);
   return [&gen, before = gen.bit_generator().state()](const std::function<void()>& f,
                                                       const char* text) {
     REQUIRE_THROWS_WITH(f(), text);
@@ -234,6 +305,21 @@ TEST_CASE("bad arguments raise NumPy's errors and leave the generator as it was"
     even.inc_low &= ~std::uint64_t(1);
     REQUIRE_THROWS_AS(gen.bit_generator().set_state(even), cunp::value_error);
     CHECK(gen.bit_generator().state() == before);
+    // Philox: the same refusals leave its state too; a buffer_pos past its buffer, and spawn
+    // without a SeedSequence.
+    cunp::random::Generator px(Philox(3));
+    const auto fails_x = failure_check(px, dev);
+    fails_x([&] { (void)px.integers<i64>(5, 5, {2}, dev); }, "low >= high");
+    fails_x([&] { (void)px.uniform<double>(5, 1, {2}, dev); }, "high - low < 0");
+    fails_x([&] { px.random(strided); },
+            "Supplied output array is not contiguous, writable or aligned.");
+    Philox::state_type past = px.bit_generator().state();
+    past.buffer_pos = 5;
+    fails_x([&] { px.bit_generator().set_state(past); },
+            "Philox's buffer_pos must be between 0 and 4, got 5");
+    auto keyed = Philox::from_key({1, 2});
+    REQUIRE_THROWS_WITH((void)keyed.spawn(1), "The underlying SeedSequence does not implement spawning.");
+    REQUIRE_THROWS_AS((void)keyed.seed_seq(), cunp::value_error);
   });
 }
 

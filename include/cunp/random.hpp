@@ -1,15 +1,18 @@
 // cunp/random.hpp: numpy.random's Generator with NumPy's own streams. default_rng(seed) is
-// PCG64 seeded through SeedSequence exactly as numpy.random.default_rng(seed) is, and random,
-// uniform and integers give NumPy's numbers bit for bit, and leave the generator in NumPy's
-// state, on the cpu and on a GPU alike; normal and exponential draw by transformation (the same
-// numbers on both backends, not NumPy's) (the cpu backend: detail/cpu/random/fill.hpp; the GPU's:
-// detail/cuda/random/fill.cuh; what each element is made of: detail/random/draws.hpp).
+// PCG64 seeded through SeedSequence exactly as numpy.random.default_rng(seed) is (Philox, NumPy's
+// counter-based bit generator, is the other one), and random, uniform and integers give NumPy's
+// numbers bit for bit, and leave the generator in NumPy's state, on the cpu and on a GPU alike;
+// normal and exponential draw by transformation (the same numbers on both backends, not NumPy's)
+// (the cpu backend: detail/cpu/random/fill.hpp; the GPU's: detail/cuda/random/fill.cuh; what
+// each element is made of: detail/random/draws.hpp).
 #pragma once
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <concepts>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -21,6 +24,7 @@
 #include "cunp/detail/cpu/random/permutation.hpp"
 #include "cunp/detail/random/draws.hpp"
 #include "cunp/detail/random/pcg64.hpp"
+#include "cunp/detail/random/philox.hpp"
 #include "cunp/detail/random/seed_sequence.hpp"
 #include "cunp/indexing.hpp"
 #include "cunp/ndarray.hpp"
@@ -191,18 +195,123 @@ class PCG64 {
   detail::pcg64_state s_;
 };
 
-
-/// numpy.random.Generator over PCG64.
-class Generator {
+/// numpy.random.Philox: the counter-based Philox4x64-10, its 128-bit key two words of a
+/// SeedSequence (or given outright), its 256-bit counter stepped before each block of four
+/// 64-bit draws, which NumPy buffers.
+class Philox {
  public:
-  explicit Generator(PCG64 bit_generator) : bg_(std::move(bit_generator)) {}
+  using words4 = std::array<std::uint64_t, 4>;
+  /// NumPy's bit_generator.state: {'state': {'counter', 'key'}, 'buffer', 'buffer_pos',
+  /// 'has_uint32', 'uinteger'}, the counter lowest word first.
+  struct state_type {
+    words4 counter{};
+    std::array<std::uint64_t, 2> key{};
+    words4 buffer{};
+    int buffer_pos = 4;
+    bool has_uint32 = false;
+    std::uint32_t uinteger = 0;
+    bool operator==(const state_type&) const = default;
+  };
 
-  [[nodiscard]] PCG64& bit_generator() { return bg_; }
-  [[nodiscard]] const PCG64& bit_generator() const { return bg_; }
+  Philox() : Philox(SeedSequence()) {}
+  /// Philox(seed, counter=counter).
+  template <std::integral I>
+  explicit Philox(I seed, const words4& counter = {}) : Philox(SeedSequence(seed), counter) {}
+  explicit Philox(SeedSequence seq, const words4& counter = {}) : seq_(std::move(seq)) {
+    const auto k = seq_->generate_state(2);
+    s_.key[0] = k[0], s_.key[1] = k[1];
+    set_counter(counter);
+  }
+  /// Philox(key=key, counter=counter): the key as given and no SeedSequence, so that spawn
+  /// refuses, as NumPy's does.
+  [[nodiscard]] static Philox from_key(const std::array<std::uint64_t, 2>& key,
+                                       const words4& counter = {}) {
+    Philox p{keyed{}};
+    p.s_.key[0] = key[0], p.s_.key[1] = key[1];
+    p.set_counter(counter);
+    return p;
+  }
+
+  [[nodiscard]] state_type state() const {
+    state_type st;
+    for (int i = 0; i < 4; ++i) st.counter[i] = s_.ctr.w[i], st.buffer[i] = s_.buffer.w[i];
+    st.key = {s_.key[0], s_.key[1]};
+    st.buffer_pos = s_.buffer_pos;
+    st.has_uint32 = s_.has_uint32;
+    st.uinteger = s_.uinteger;
+    return st;
+  }
+  /// Sets the state; buffer_pos outside [0, 4] is value_error.
+  void set_state(const state_type& st) {
+    if (st.buffer_pos < 0 || st.buffer_pos > 4)
+      throw value_error("Philox's buffer_pos must be between 0 and 4, got " +
+                        std::to_string(st.buffer_pos));
+    set_counter(st.counter);
+    for (int i = 0; i < 4; ++i) s_.buffer.w[i] = st.buffer[i];
+    s_.key[0] = st.key[0], s_.key[1] = st.key[1];
+    s_.buffer_pos = st.buffer_pos;
+    s_.has_uint32 = st.has_uint32;
+    s_.uinteger = st.uinteger;
+  }
+
+  /// advance(delta): the counter delta blocks on (mod 2^256; NumPy's "as-if delta draws" counts
+  /// the counter's steps), the buffer and the kept half dropped.
+  Philox& advance(std::uint64_t delta) { return advance(words4{delta, 0, 0, 0}); }
+  Philox& advance(const words4& delta) {
+    s_.advance(detail::philox_block{{delta[0], delta[1], delta[2], delta[3]}});
+    return *this;
+  }
+  /// jumped(jumps): a copy advanced by jumps * 2^128, as NumPy's.
+  [[nodiscard]] Philox jumped(std::uint64_t jumps = 1) const {
+    Philox j = *this;
+    j.advance(words4{0, 0, jumps, 0});
+    return j;
+  }
+  /// random_raw(): the next 64-bit output.
+  std::uint64_t random_raw() { return s_.next_uint64(); }
+
+  /// The SeedSequence it was seeded from; value_error for one made from a key.
+  [[nodiscard]] const SeedSequence& seed_seq() const {
+    if (!seq_) throw value_error("this Philox was made from a key and has no SeedSequence");
+    return *seq_;
+  }
+  /// spawn(n): bit generators seeded from seed_seq().spawn(n) (counter 0).
+  [[nodiscard]] std::vector<Philox> spawn(int n) {
+    if (!seq_) throw value_error("The underlying SeedSequence does not implement spawning.");
+    std::vector<Philox> kids;
+    for (SeedSequence& s : seq_->spawn(n)) kids.emplace_back(std::move(s));
+    return kids;
+  }
+
+  /// The engine itself, for the fills.
+  [[nodiscard]] detail::philox_state& engine() { return s_; }
+
+ private:
+  struct keyed {};
+  explicit Philox(keyed) {}
+  void set_counter(const words4& c) {
+    for (int i = 0; i < 4; ++i) s_.ctr.w[i] = c[i];
+  }
+
+  std::optional<SeedSequence> seq_;
+  detail::philox_state s_;
+};
+
+/// numpy.random.Generator over a bit generator, PCG64 (default_rng's) or Philox:
+/// `Generator g(Philox(7))`. Every method takes the same draws of either, as NumPy's do.
+template <class BitGenerator = PCG64> class Generator {
+  static_assert(std::is_same_v<BitGenerator, PCG64> || std::is_same_v<BitGenerator, Philox>,
+                "cunp::random::Generator: the bit generator is PCG64 or Philox");
+
+ public:
+  explicit Generator(BitGenerator bit_generator) : bg_(std::move(bit_generator)) {}
+
+  [[nodiscard]] BitGenerator& bit_generator() { return bg_; }
+  [[nodiscard]] const BitGenerator& bit_generator() const { return bg_; }
   /// spawn(n): generators on bit_generator().spawn(n).
   [[nodiscard]] std::vector<Generator> spawn(int n) {
     std::vector<Generator> kids;
-    for (PCG64& b : bg_.spawn(n)) kids.emplace_back(std::move(b));
+    for (BitGenerator& b : bg_.spawn(n)) kids.emplace_back(std::move(b));
     return kids;
   }
 
@@ -489,7 +598,7 @@ class Generator {
   /// A per-element fill: the streams' key from the generator's next two 64-bit draws.
   template <class Backend, class T, class Rule> void each(const ndarray<T>& out, const Rule& rule) {
     static_assert(real_float<T> || std::is_same_v<T, std::int64_t>,
-                  "Generator: dtype must be float64 or float32");
+                  "Generator: dtype must be float64 or float32 (int64 for the counts)");
     require_fillable(out);
     if (out.size() == 0) return;
     const std::uint64_t k0 = bg_.engine().next_uint64(), k1 = bg_.engine().next_uint64();
@@ -506,19 +615,19 @@ class Generator {
     });
   }
 
-  PCG64 bg_;
+  BitGenerator bg_;
 };
 
 /// numpy.random.default_rng(): a Generator on PCG64 with fresh entropy; default_rng(seed), with
 /// an integer, a list of integers or a SeedSequence, gives NumPy's stream for that seed.
-[[nodiscard]] inline Generator default_rng() { return Generator(PCG64()); }
-template <std::integral I> [[nodiscard]] Generator default_rng(I seed) {
+[[nodiscard]] inline Generator<> default_rng() { return Generator(PCG64()); }
+template <std::integral I> [[nodiscard]] Generator<> default_rng(I seed) {
   return Generator(PCG64(seed));
 }
-[[nodiscard]] inline Generator default_rng(std::vector<std::uint64_t> entropy) {
+[[nodiscard]] inline Generator<> default_rng(std::vector<std::uint64_t> entropy) {
   return Generator(PCG64(SeedSequence(std::move(entropy))));
 }
-[[nodiscard]] inline Generator default_rng(SeedSequence seq) {
+[[nodiscard]] inline Generator<> default_rng(SeedSequence seq) {
   return Generator(PCG64(std::move(seq)));
 }
 

@@ -4,8 +4,11 @@ random.npz holds, for each seed of SEEDS and each call of CALLS made in order on
 numpy.random.default_rng(seed), member <seed>_<call> (the result) and <seed>_<call>__state (the
 generator's state after it: state high, state low, inc high, inc low, has_uint32, uinteger, as
 uint64). Member seeding__<name> holds the state right after seeding (or after spawn, jumped,
-advance) and seq42_state the words SeedSequence(42).generate_state(4, np.uint64). The test
-walks the same tables by name and requires every member to be checked.
+advance) and seq42_state the words SeedSequence(42).generate_state(4, np.uint64). The same
+calls on numpy.random.Generator(numpy.random.Philox(...)) for each case of PHILOX_SEEDS are
+members philox_<seed>_<call> and their __state (counter, key, buffer, buffer_pos, has_uint32,
+uinteger), with philox_seeding__<name> the states after seeding, spawn, jumped and advance. The
+test walks the same tables by name and requires every member to be checked.
 
 random_dists.npz holds what the distributions cunp draws with other numbers than NumPy's are
 checked against: for each case of DISTS, <name>__x (the quantiles at 1/20 ... 19/20 of 10^6 of
@@ -132,6 +135,42 @@ def dists(z):
         z[f"philox{i}__words"] = bg.random_raw(8)
 
 
+# name -> Philox: seeds, a counter whose carry runs through all four words (and wraps), a key.
+PHILOX_SEEDS = {
+    "s0": lambda: np.random.Philox(0),
+    "list": lambda: np.random.Philox([1, 2, 3]),
+    "carry": lambda: np.random.Philox(7, counter=[U64 - 3, U64 - 1, U64 - 1, U64 - 1]),
+    "key": lambda: np.random.Philox(key=[0x243F6A8885A308D3, 0x13198A2E03707344],
+                                    counter=5 + ((U64 - 1) << 128)),  # words 5, 0, 2^64 - 1, 0
+}
+
+
+def philox_state_of(g):
+    s = g.bit_generator.state
+    words = list(s["state"]["counter"]) + list(s["state"]["key"]) + list(s["buffer"])
+    return np.array(words + [s["buffer_pos"], s["has_uint32"], s["uinteger"]], np.uint64)
+
+
+def philox_streams(z):
+    for name, make in PHILOX_SEEDS.items():
+        g = np.random.Generator(make())
+        z[f"philox_seeding__{name}"] = philox_state_of(g)
+        for call, f in calls().items():
+            z[f"philox_{name}_{call}"] = np.asarray(f(g))
+            z[f"philox_{name}_{call}__state"] = philox_state_of(g)
+    g = np.random.Generator(np.random.Philox(42))
+    kids = g.spawn(2)
+    z["philox_seeding__spawn0"], z["philox_seeding__spawn1"] = map(philox_state_of, kids)
+    h = np.random.Generator(np.random.Philox(42))
+    h.random(3, dtype=np.float32)  # a kept half and a part-used buffer, which jumps drop
+    z["philox_seeding__jumped"] = philox_state_of(np.random.Generator(h.bit_generator.jumped()))
+    z["philox_seeding__jumped3"] = philox_state_of(np.random.Generator(h.bit_generator.jumped(3)))
+    h.bit_generator.advance(1000)
+    z["philox_seeding__advanced"] = philox_state_of(h)
+    h.bit_generator.advance(U64 - 1)
+    z["philox_seeding__advanced_carry"] = philox_state_of(h)
+
+
 def state_of(g):
     s = g.bit_generator.state
     st, inc = s["state"]["state"], s["state"]["inc"]
@@ -159,6 +198,7 @@ def generate(out):
     h.bit_generator.advance(1000)
     z["seeding__advanced"] = state_of(h)
     z["seq42_state"] = np.random.SeedSequence(42).generate_state(4, np.uint64)
+    philox_streams(z)
     np.savez(out / "random.npz", **z)
     d = {}
     dists(d)

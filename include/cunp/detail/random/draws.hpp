@@ -145,13 +145,13 @@ template <class T> struct normal_pair_rule {
 /// Pieces of a 32-bit draw that a draw of `width` bits takes (1 for 32 and 64).
 CUNP_HD constexpr int pieces_per_u32(int width) { return width >= 32 ? 1 : 32 / width; }
 
-/// The generator after a fill that read `draws` draws of `width` bits: 64-bit draws leave the
-/// buffered half alone; narrower ones used the buffered half first, then whole 64-bit draws,
-/// keeping the upper half of the last one when it used only the lower (NumPy's uinteger holds
-/// that half even once used, and the test of the state compares it).
-inline void skip_draws(pcg64_state& s, int width, std::uint64_t draws) {
+/// The generator (PCG64's or Philox's engine) after a fill that read `draws` draws of `width`
+/// bits: 64-bit draws leave the buffered half alone; narrower ones used the buffered half first,
+/// then whole 64-bit draws, keeping the upper half of the last one when it used only the lower
+/// (NumPy's uinteger holds that half even once used, and the test of the state compares it).
+template <class Engine> void skip_draws(Engine& s, int width, std::uint64_t draws) {
   if (width == 64) {
-    s.state = pcg64_jump(s.inc, draws)(s.state);
+    s.discard(draws);
     return;
   }
   const int per = pieces_per_u32(width);
@@ -163,9 +163,9 @@ inline void skip_draws(pcg64_state& s, int width, std::uint64_t draws) {
   }
   if (u32s == 0) return;  // NumPy leaves uinteger as it was
   // uinteger: the upper half of the last 64-bit draw, kept (an odd count) or already used.
-  s.state = pcg64_jump(s.inc, (u32s + 1) / 2)(s.state);
+  s.discard((u32s + 1) / 2);
   s.has_uint32 = u32s % 2 == 1;
-  s.uinteger = static_cast<std::uint32_t>(pcg64_output(s.state) >> 32);
+  s.uinteger = static_cast<std::uint32_t>(s.last() >> 32);
 }
 
 }  // namespace cunp::detail

@@ -9,10 +9,10 @@
 
 namespace cunp::detail {
 
-/// Fills the C-contiguous `out` from the draws of generator `s` by `rule`, and leaves `s` as
-/// NumPy's generator is after the same call.
-template <class T, class Rule>
-void random_fill(host_backend, const ndarray<T>& out, pcg64_state& s, const Rule& rule) {
+/// Fills the C-contiguous `out` from the draws of generator `s` (PCG64's or Philox's engine) by
+/// `rule`, and leaves `s` as NumPy's generator is after the same call.
+template <class T, class Engine, class Rule>
+void random_fill(host_backend, const ndarray<T>& out, Engine& s, const Rule& rule) {
   require_cpu_for(out.device(), "a random fill");
   constexpr int width = Rule::width;
   using D = draw_t<width>;
@@ -45,8 +45,8 @@ void random_fill(host_backend, const ndarray<T>& out, pcg64_state& s, const Rule
 
 /// Fills `out` two elements at a time by a pair rule (Box-Muller), each pair from Rule::draws
 /// 64-bit draws (the buffered half untouched); an odd last element drops its partner.
-template <class T, class Rule>
-void random_pairs(host_backend, const ndarray<T>& out, pcg64_state& s, const Rule& rule) {
+template <class T, class Engine, class Rule>
+void random_pairs(host_backend, const ndarray<T>& out, Engine& s, const Rule& rule) {
   require_cpu_for(out.device(), "a random fill");
   T* o = out.data();
   for (std::int64_t i = 0, n = out.size(); i < n; i += 2) {

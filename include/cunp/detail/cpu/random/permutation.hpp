@@ -10,14 +10,14 @@
 #include <utility>
 #include <vector>
 
-#include "cunp/detail/random/pcg64.hpp"
 #include "cunp/ndarray.hpp"
 
 namespace cunp::detail {
 
 /// Writes into the C-contiguous 1-d `out` the permutation of [0, out.size()) that sorts the next
 /// out.size() 64-bit draws of `s` stably, and leaves `s` after them.
-inline void random_permutation(host_backend, const ndarray<std::int64_t>& out, pcg64_state& s) {
+template <class Engine>
+void random_permutation(host_backend, const ndarray<std::int64_t>& out, Engine& s) {
   require_cpu_for(out.device(), "a random permutation");
   const std::int64_t n = out.size();
   std::vector<std::pair<std::uint64_t, std::int64_t>> keyed(static_cast<std::size_t>(n));

@@ -1,7 +1,8 @@
 // cunp/detail/cuda/random/fill.cuh: the CUDA backend of the random fills, NumPy's numbers in
-// parallel. Every 64-bit draw p of a call is a function of the call's starting state alone (the
-// state p + 1 LCG steps on, one jump), so threads start at their own draws and then step by the
-// grid's width, one multiply-add a draw like the sequential generator.
+// parallel. Every 64-bit draw p of a call is a function of the call's starting state alone
+// (PCG64: the state p + 1 LCG steps on, one jump; Philox: a block of the counter), so threads
+// start at their own draws and then step by the grid's width (PCG64: one multiply-add a draw,
+// like the sequential generator; Philox: one block a draw).
 //
 // A pair rule (Box-Muller) makes elements 2k and 2k + 1 from the 64-bit draws of pair k, one
 // kernel too. A rule without rejection maps draws to elements by position (64-bit draws one to one; 32-bit
@@ -43,14 +44,15 @@ inline unsigned fill_grid(int dev, std::int64_t items) {
   return static_cast<unsigned>(std::clamp<std::int64_t>(want, 1, std::int64_t(sm_count(dev)) * 8));
 }
 
-/// Where a call's draws start: its state, whether the buffered half comes first (lead), and the
-/// jump by the stride between one thread's draws.
-struct draw_origin {
-  u128 state, inc;
-  lcg_jump stride;
+/// Where a call's draws start: the generator's draws by index (pcg64_draws, philox_draws),
+/// whether the buffered half comes first (lead), and the stride between one thread's draws.
+template <class Draws> struct draw_origin {
+  using stride_type = typename Draws::stride_type;
+  Draws draws;
+  stride_type stride;
   int lead;
   std::uint32_t lead_bits;
-  lcg_jump tiles = {};  // the grid's step over tiles (the two-pass fills)
+  stride_type tiles = {};  // the grid's step over tiles (the two-pass fills)
 };
 
 /// Piece j of the 32-bit draw u, as a draw of Width bits.
@@ -109,9 +111,9 @@ __device__ __forceinline__ void emit_fixed(T* out, std::int64_t n, std::int64_t 
   }
 }
 
-template <class T, class Rule>
-CUNP_KERNEL void fixed_fill_kernel(T* out, std::int64_t n, std::int64_t draws, draw_origin o,
-                                   bool aligned, Rule rule) {
+template <class T, class Draws, class Rule>
+CUNP_KERNEL void fixed_fill_kernel(T* out, std::int64_t n, std::int64_t draws,
+                                   draw_origin<Draws> o, bool aligned, Rule rule) {
   const std::int64_t t = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
   const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
   if constexpr (Rule::width < 64) {
@@ -121,30 +123,33 @@ CUNP_KERNEL void fixed_fill_kernel(T* out, std::int64_t n, std::int64_t draws, d
     }
   }
   if (t >= draws) return;
-  u128 s = pcg64_jump(o.inc, u128(t) + 1)(o.state);
+  const Draws d = o.draws;
+  const auto stride = o.stride;
+  auto s = d.at(t);
   for (std::int64_t p = t; p < draws; p += step) {
-    emit_fixed(out, n, p, pcg64_output(s), o.lead, aligned, rule);
-    s = o.stride(s);
+    emit_fixed(out, n, p, d.value(s), o.lead, aligned, rule);
+    s = Draws::next(s, stride);
   }
 }
 
 /// A block's walk over the tiles blockIdx.x, blockIdx.x + gridDim.x, ... of the draws from
-/// draw `from`: the state before each tile's first draw (one jump for the block's first tile,
-/// by thread 0, then the grid's jump o.tiles a tile), and this thread's place in a tile (its
-/// draws are the tile's threadIdx.x + i * random_threads) as one affine map found once.
-struct tile_walk {
-  u128 base;
-  lcg_jump to_thread;
-  __device__ tile_walk(const draw_origin& o, std::int64_t from, u128* shared) {
+/// draw `from`: the cursor of each tile's first draw (found once, by thread 0, for the block's
+/// first tile, then moved by the grid's stride o.tiles a tile), and this thread's place in a
+/// tile (its draws are the tile's threadIdx.x + i * random_threads) as one stride found once.
+template <class Draws> struct tile_walk {
+  using cursor = typename Draws::cursor;
+  cursor base;
+  typename Draws::stride_type to_thread;
+  __device__ tile_walk(const draw_origin<Draws>& o, std::int64_t from, cursor* shared) {
     if (threadIdx.x == 0)
-      *shared = pcg64_jump(o.inc, u128(from) + u128(blockIdx.x) * random_tile)(o.state);
-    to_thread = pcg64_jump(o.inc, u128(threadIdx.x) + 1);
+      *shared = o.draws.at(from + std::int64_t(blockIdx.x) * random_tile);
+    to_thread = o.draws.stride(threadIdx.x);
     __syncthreads();
     base = *shared;
   }
-  /// The state of this thread's first draw in the current tile.
-  __device__ u128 start() const { return to_thread(base); }
-  __device__ void next_tile(const draw_origin& o) { base = o.tiles(base); }
+  /// The cursor of this thread's first draw in the current tile.
+  __device__ cursor start() const { return Draws::next(base, to_thread); }
+  __device__ void next_tile(const draw_origin<Draws>& o) { base = Draws::next(base, o.tiles); }
 };
 
 /// The accepted candidates of the 64-bit draw x, in order, through f(k, value) (k: the
@@ -169,22 +174,24 @@ __device__ __forceinline__ int accepted(std::uint64_t x, const Rule& rule, F&& f
 }
 
 /// Pass 1: the accepted candidates of each tile of `draws` 64-bit draws (from draw `from`).
-template <class Rule>
+template <class Draws, class Rule>
 CUNP_KERNEL void __launch_bounds__(random_threads)
     count_accepted_kernel(std::int64_t* counts, std::int64_t from, std::int64_t draws,
-                          std::int64_t tiles, draw_origin o, Rule rule) {
+                          std::int64_t tiles, draw_origin<Draws> o, Rule rule) {
+  const Draws d = o.draws;
+  const auto stride = o.stride;
   using reduce = cub::BlockReduce<std::int64_t, random_threads>;
   __shared__ typename reduce::TempStorage temp;
-  __shared__ u128 shared;
-  tile_walk w(o, from, &shared);
+  __shared__ typename Draws::cursor shared;
+  tile_walk<Draws> w(o, from, &shared);
   for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x, w.next_tile(o)) {
     const std::int64_t first = from + tile * random_tile;
-    u128 s = w.start();
+    auto s = w.start();
     std::int64_t mine = 0;
     for (int i = 0; i < random_items; ++i) {
       const std::int64_t p = first + i * random_threads + threadIdx.x;
-      if (p < from + draws) mine += accepted(pcg64_output(s), rule, [](int, auto) {});
-      s = o.stride(s);
+      if (p < from + draws) mine += accepted(d.value(s), rule, [](int, auto) {});
+      s = Draws::next(s, stride);
     }
     const std::int64_t total = reduce(temp).Sum(mine);
     if (threadIdx.x == 0) counts[tile] = total;
@@ -195,19 +202,21 @@ CUNP_KERNEL void __launch_bounds__(random_threads)
 /// Pass 2: each accepted value at out[rank] for the ranks below n (ends: the inclusive scan of
 /// pass 1's counts, offset by `done`, the values written before this round). The thread that
 /// writes rank n - 1 records the 64-bit draw it came from and the candidate's place in it.
-template <class T, class Rule>
+template <class T, class Draws, class Rule>
 CUNP_KERNEL void __launch_bounds__(random_threads)
     write_accepted_kernel(T* out, std::int64_t n, std::int64_t done, const std::int64_t* ends,
                           std::int64_t from, std::int64_t draws, std::int64_t tiles,
-                          draw_origin o, Rule rule, std::int64_t* last) {
+                          draw_origin<Draws> o, Rule rule, std::int64_t* last) {
+  const Draws d = o.draws;
+  const auto stride = o.stride;
   using scan = cub::BlockScan<std::int64_t, random_threads>;
   __shared__ typename scan::TempStorage temp;
-  __shared__ u128 shared;
+  __shared__ typename Draws::cursor shared;
   constexpr int cands = Rule::width == 64 ? 1 : 2 * pieces_per_u32(Rule::width);
-  tile_walk w(o, from, &shared);
+  tile_walk<Draws> w(o, from, &shared);
   for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x, w.next_tile(o)) {
     const std::int64_t first = from + tile * random_tile;
-    u128 s = w.start();
+    auto s = w.start();
     const std::int64_t before_tile = tile == 0 ? 0 : ends[tile - 1];
     std::int64_t rank = done + before_tile;
     if (rank >= n) continue;  // every later tile too; the block's tiles are in order
@@ -218,8 +227,8 @@ CUNP_KERNEL void __launch_bounds__(random_threads)
       // is just over a power of two): each one's rank follows from its place, no scan.
       for (int i = 0; i < random_items; ++i) {
         const std::int64_t p = first + i * random_threads + threadIdx.x;
-        const std::uint64_t x = pcg64_output(s);
-        s = o.stride(s);
+        const std::uint64_t x = d.value(s);
+        s = Draws::next(s, stride);
         if (p >= from + draws) continue;
         const std::int64_t r0 = rank + (p - first) * cands;
         constexpr int bytes = bytes_per_draw<T, Rule>;
@@ -242,8 +251,8 @@ CUNP_KERNEL void __launch_bounds__(random_threads)
     }
     for (int i = 0; i < random_items; ++i) {
       const std::int64_t p = first + i * random_threads + threadIdx.x;
-      const std::uint64_t x = pcg64_output(s);
-      s = o.stride(s);
+      const std::uint64_t x = d.value(s);
+      s = Draws::next(s, stride);
       const int mine = p < from + draws ? accepted(x, rule, [](int, auto) {}) : 0;
       std::int64_t before = 0, round = 0;
       scan(temp).ExclusiveSum(std::int64_t(mine), before, round);
@@ -265,21 +274,24 @@ CUNP_KERNEL void __launch_bounds__(random_threads)
 
 /// Pair k of a pair rule from 64-bit draws Rule::draws * k (and the next), a thread's pairs a
 /// grid's width apart.
-template <class T, class Rule>
-CUNP_KERNEL void pair_fill_kernel(T* out, std::int64_t n, std::int64_t pairs, draw_origin o,
-                                  Rule rule) {
+template <class T, class Draws, class Rule>
+CUNP_KERNEL void pair_fill_kernel(T* out, std::int64_t n, std::int64_t pairs,
+                                  draw_origin<Draws> o, Rule rule) {
   const std::int64_t t = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
   const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
   if (t >= pairs) return;
-  u128 s = pcg64_jump(o.inc, u128(t) * Rule::draws + 1)(o.state);
+  const Draws d = o.draws;
+  const auto stride = o.stride;
+  auto s = d.at(t * Rule::draws);
+  const auto one = d.stride(1);  // the pair's second draw (o.tiles is unused here)
   for (std::int64_t k = t; k < pairs; k += step) {
-    const std::uint64_t x1 = pcg64_output(s);
-    const std::uint64_t x2 = Rule::draws == 2 ? pcg64_output(s * pcg64_multiplier + o.inc) : x1;
+    const std::uint64_t x1 = d.value(s);
+    const std::uint64_t x2 = Rule::draws == 2 ? d.value(Draws::next(s, one)) : x1;
     T z[2];
     rule.values(x1, x2, z);
     out[2 * k] = z[0];
     if (2 * k + 1 < n) out[2 * k + 1] = z[1];
-    s = o.stride(s);
+    s = Draws::next(s, stride);
   }
 }
 
@@ -294,18 +306,20 @@ template <class T> CUNP_KERNEL void put_lead_kernel(T* out, lead_values<T> lead)
 
 }  // namespace cuda
 
-template <class T, class Rule>
-void random_fill(cuda_backend, const ndarray<T>& out, pcg64_state& s, const Rule& rule) {
+template <class T, class Engine, class Rule>
+void random_fill(cuda_backend, const ndarray<T>& out, Engine& s, const Rule& rule) {
   constexpr int W = Rule::width, per = pieces_per_u32(W);
   const std::int64_t n = out.size();
   const cuda::on_device on(out.device());
-  cuda::draw_origin o{s.state, s.inc, {}, (W < 64 && s.has_uint32) ? 1 : 0, s.uinteger};
+  const auto draws_in = draws_of(s);
+  cuda::draw_origin<decltype(draws_of(s))> o{draws_in, {}, (W < 64 && s.has_uint32) ? 1 : 0,
+                                             s.uinteger};
   if constexpr (!Rule::rejects) {
     // 64-bit draws the fill needs: n of them, or enough for the 32-bit draws after the lead.
     const std::int64_t u32s = W == 64 ? 0 : (n + per - 1) / per;
     const std::int64_t draws = W == 64 ? n : (std::max<std::int64_t>(u32s - o.lead, 0) + 1) / 2;
     const unsigned grid = cuda::fill_grid(on.dev, draws);
-    o.stride = pcg64_jump(s.inc, u128(grid) * cuda::block_threads);
+    o.stride = draws_in.stride(std::uint64_t(grid) * cuda::block_threads);
     const bool aligned =
         reinterpret_cast<std::uintptr_t>(out.data()) % cuda::bytes_per_draw<T, Rule> == 0;
     cuda::fixed_fill_kernel<<<grid, cuda::block_threads, 0, on.stream>>>(out.data(), n, draws, o,
@@ -314,7 +328,7 @@ void random_fill(cuda_backend, const ndarray<T>& out, pcg64_state& s, const Rule
     skip_draws(s, W, std::uint64_t(n));
     return;
   } else {
-    o.stride = pcg64_jump(s.inc, cuda::random_threads);
+    o.stride = draws_in.stride(cuda::random_threads);
     // The lead's candidates (the pieces of the buffered half) are the host's: it knows them,
     // and a one-thread-a-value kernel writes the accepted ones (a copy from host memory could
     // wait for the stream).
@@ -355,7 +369,7 @@ void random_fill(cuda_backend, const ndarray<T>& out, pcg64_state& s, const Rule
       const cuda::workspace counts(on.dev, std::size_t(tiles + 1) * sizeof(std::int64_t));
       auto* c = static_cast<std::int64_t*>(counts.data());
       const unsigned grid = cuda::fill_grid(on.dev, tiles * cuda::block_threads);
-      o.tiles = pcg64_jump(s.inc, u128(grid) * cuda::random_tile);
+      o.tiles = draws_in.stride(std::uint64_t(grid) * cuda::random_tile);
       cuda::count_accepted_kernel<<<grid, cuda::random_threads, 0, on.stream>>>(c, from, draws,
                                                                               tiles, o, rule);
       CUNP_CUDA_CHECK_LAUNCH("count_accepted_kernel");
@@ -381,13 +395,14 @@ void random_fill(cuda_backend, const ndarray<T>& out, pcg64_state& s, const Rule
   }
 }
 
-template <class T, class Rule>
-void random_pairs(cuda_backend, const ndarray<T>& out, pcg64_state& s, const Rule& rule) {
+template <class T, class Engine, class Rule>
+void random_pairs(cuda_backend, const ndarray<T>& out, Engine& s, const Rule& rule) {
   const std::int64_t n = out.size(), pairs = (n + 1) / 2;
   const cuda::on_device on(out.device());
   const unsigned grid = cuda::fill_grid(on.dev, pairs);
-  const cuda::draw_origin o{s.state, s.inc,
-                            pcg64_jump(s.inc, u128(grid) * cuda::block_threads * Rule::draws), 0, 0};
+  const auto draws_in = draws_of(s);
+  const cuda::draw_origin<decltype(draws_of(s))> o{
+      draws_in, draws_in.stride(std::uint64_t(grid) * cuda::block_threads * Rule::draws), 0, 0};
   cuda::pair_fill_kernel<<<grid, cuda::block_threads, 0, on.stream>>>(out.data(), n, pairs, o, rule);
   CUNP_CUDA_CHECK_LAUNCH("pair_fill_kernel");
   skip_draws(s, 64, std::uint64_t(pairs) * Rule::draws);

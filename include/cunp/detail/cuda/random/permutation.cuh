@@ -19,19 +19,20 @@ namespace cuda {
 
 /// high[p], low[p]: the halves of draw p of a call that starts at `state`; pos[p] = p. Threads
 /// start at their own draws and step by the grid's width (`stride`), as the fills do.
-template <class V>
+template <class V, class Draws>
 CUNP_KERNEL void permutation_keys_kernel(std::uint32_t* high, std::uint32_t* low, V* pos,
-                                         std::int64_t n, u128 state, u128 inc, lcg_jump stride) {
+                                         std::int64_t n, Draws draws,
+                                         typename Draws::stride_type stride) {
   const std::int64_t t = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
   const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
   if (t >= n) return;
-  u128 s = pcg64_jump(inc, u128(t) + 1)(state);
+  auto s = draws.at(t);
   for (std::int64_t p = t; p < n; p += step) {
-    const std::uint64_t x = pcg64_output(s);
+    const std::uint64_t x = draws.value(s);
     high[p] = static_cast<std::uint32_t>(x >> 32);
     low[p] = static_cast<std::uint32_t>(x);
     pos[p] = static_cast<V>(p);
-    s = stride(s);
+    s = Draws::next(s, stride);
   }
 }
 
@@ -64,8 +65,8 @@ CUNP_KERNEL void settle_ties_kernel(const std::uint32_t* high, const std::uint32
 }
 
 /// The permutation with positions of type V (4 bytes while n fits), from the call's state.
-template <class V>
-void permutation_by(const on_device& on, std::int64_t* out, std::int64_t n, u128 state, u128 inc) {
+template <class V, class Draws>
+void permutation_by(const on_device& on, std::int64_t* out, std::int64_t n, const Draws& draws) {
   const auto up = [](std::size_t b) { return (b + 255) / 256 * 256; };
   const std::size_t half = up(sizeof(std::uint32_t) * std::size_t(n)),
                     place = up(sizeof(V) * std::size_t(n));
@@ -78,7 +79,7 @@ void permutation_by(const on_device& on, std::int64_t* out, std::int64_t n, u128
   auto* pos = reinterpret_cast<V*>(base + 3 * half + place);
   const unsigned keys_grid = fill_grid(on.dev, n);
   permutation_keys_kernel<<<keys_grid, block_threads, 0, on.stream>>>(
-      high, low, pos_in, n, state, inc, pcg64_jump(inc, u128(keys_grid) * block_threads));
+      high, low, pos_in, n, draws, draws.stride(std::uint64_t(keys_grid) * block_threads));
   CUNP_CUDA_CHECK_LAUNCH("permutation_keys_kernel");
   radix_sort(on.dev, on.stream, high, sorted, pos_in, pos, n, 32);
   settle_ties_kernel<<<grid_for(on.dev, n), block_threads, 0, on.stream>>>(sorted, low, pos, out,
@@ -88,13 +89,14 @@ void permutation_by(const on_device& on, std::int64_t* out, std::int64_t n, u128
 
 }  // namespace cuda
 
-inline void random_permutation(cuda_backend, const ndarray<std::int64_t>& out, pcg64_state& s) {
+template <class Engine>
+void random_permutation(cuda_backend, const ndarray<std::int64_t>& out, Engine& s) {
   const cuda::on_device on(out.device());
   const std::int64_t n = out.size();
   if (n <= std::int64_t(0xFFFFFFFFu))
-    cuda::permutation_by<std::uint32_t>(on, out.data(), n, s.state, s.inc);
+    cuda::permutation_by<std::uint32_t>(on, out.data(), n, draws_of(s));
   else
-    cuda::permutation_by<std::uint64_t>(on, out.data(), n, s.state, s.inc);
+    cuda::permutation_by<std::uint64_t>(on, out.data(), n, draws_of(s));
   skip_draws(s, 64, std::uint64_t(n));
 }
 
