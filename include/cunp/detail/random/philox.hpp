@@ -2,7 +2,10 @@
 // random numbers: as easy as 1, 2, 3", SC 2011), the counter-based generator of NumPy's
 // numpy.random.Philox: four 64-bit words from a 256-bit counter and a 128-bit key, by ten rounds
 // of two 64 x 64 -> 128-bit products. Integer operations only, so the host and a GPU give the
-// same words; a block is a function of its counter, so any block is one call away.
+// same words; a block is a function of its counter, so any block is one call away. Then NumPy's
+// Philox as a bit generator (philox_state: its counter, key and buffered block) and a call's
+// draws addressed by index (philox_draws), as the GPU fills read them. The per-element draws
+// (per_element.hpp) use the block function alone, keyed by two draws of the generator.
 #pragma once
 #include <cstdint>
 
