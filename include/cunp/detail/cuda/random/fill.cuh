@@ -283,7 +283,7 @@ CUNP_KERNEL void pair_fill_kernel(T* out, std::int64_t n, std::int64_t pairs,
   const Draws d = o.draws;
   const auto stride = o.stride;
   auto s = d.at(t * Rule::draws);
-  const auto one = d.stride(1);  // the pair's second draw (o.tiles is unused here)
+  const auto one = d.stride(1);  // from a pair's first draw to its second
   for (std::int64_t k = t; k < pairs; k += step) {
     const std::uint64_t x1 = d.value(s);
     const std::uint64_t x2 = Rule::draws == 2 ? d.value(Draws::next(s, one)) : x1;
