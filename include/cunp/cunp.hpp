@@ -10,6 +10,7 @@
 #include "cunp/device.hpp"
 #include "cunp/dtype.hpp"
 #include "cunp/errors.hpp"
+#include "cunp/fft.hpp"
 #include "cunp/indexing.hpp"
 #include "cunp/io.hpp"
 #include "cunp/joining.hpp"

@@ -5,7 +5,12 @@
 #include <algorithm>
 
 #include "cunp/detail/cpu/core/loops.hpp"
-#include "cunp/ndarray.hpp"
+#include "cunp/device.hpp"
+#include "cunp/dtype.hpp"
+
+namespace cunp {
+template <element_type Elem> class ndarray;
+}
 
 namespace cunp::detail {
 
@@ -37,3 +42,8 @@ template <class Elem> void copy_same(const ndarray<Elem>& dst, const ndarray<Ele
 }
 
 }  // namespace cunp::detail
+
+// ndarray.hpp after the helpers, not before: it includes this file and, after it, the cpu cast,
+// which calls pair_layout; a header that reaches this file first (creation/generate.hpp) would
+// otherwise have the cast parsed before pair_layout is declared.
+#include "cunp/ndarray.hpp"

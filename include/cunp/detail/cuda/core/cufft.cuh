@@ -90,7 +90,7 @@ class cufft_plan {
   /// Runs exec(cufftHandle) -> cufftResult (a cufftExec* call, `name` in errors) on the calling
   /// thread's current stream of the plan's device, with a work area from the pool. One use at a
   /// time: the bound stream and the work area are the plan's state. cufftSetStream is called
-  /// only when the stream differs from the last use's.
+  /// only when the stream differs from the last use's, cufftSetWorkArea only when the area does.
   template <class F> void run(const char* name, F&& exec) {
     const std::lock_guard lock(mutex_);
     const cudaStream_t st = current_stream(dev_);
@@ -101,7 +101,13 @@ class cufft_plan {
       bound_ = true;
     }
     const workspace work(dev_, work_bytes_);
-    CUNP_CUFFT_CHECK(cufftSetWorkArea(h_, work.data()));
+    // cufftSetWorkArea costs microseconds of host time (bench/RESULTS.md, FFT): skipped when the
+    // pool hands back the block the plan already holds (the usual case on one stream), which is
+    // then ours again.
+    if (work.data() != work_area_) {
+      CUNP_CUFFT_CHECK(cufftSetWorkArea(h_, work.data()));
+      work_area_ = work.data();
+    }
     check_cufft(exec(h_), name);
   }
 
@@ -126,6 +132,7 @@ class cufft_plan {
   std::mutex mutex_;
   cudaStream_t stream_ = nullptr;
   bool bound_ = false;
+  void* work_area_ = nullptr;  // the work area cuFFT was last given
 };
 
 }  // namespace cunp::detail::cuda

@@ -1,0 +1,311 @@
+// cunp/detail/cuda/fft/transform.cuh: the CUDA backend of numpy.fft on cuFFT. A request whose
+// axes are the last k <= 3 axes of the array, distinct, runs as one rank-k plan batched over the
+// leading axes; any other runs NumPy's steps one axis at a time, each a rank-1 plan whose
+// advanced layout (stride and distance) walks the axis where it lies: the last axis (stride 1,
+// batched over the rest), the first non-trivial axis (stride = the extent after it, batched
+// over that), or, between them, a loop of executions over the smaller of the two groups of
+// lines (those before the axis, those after it), each batched over the other. cuFFT reads a
+// C-ordered buffer of the transform's dtype: the input itself when it is one, else a copy that
+// converts, crops or pads with zeros, and multiplies by the norm's factor on the way (so the
+// scale costs no pass of its own); a complex-to-real transform always reads a copy, as cuFFT
+// overwrites its input. Plans come from the device's plan cache, keyed by their whole layout.
+#pragma once
+#include <cufft.h>
+#include <cufftXt.h>
+
+#include <complex>
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include "cunp/creation.hpp"
+#include "cunp/detail/cuda/core/cufft.cuh"
+#include "cunp/detail/fft/request.hpp"
+#include "cunp/ndarray.hpp"
+#include "cunp/ufunc.hpp"
+#include "cunp/view.hpp"
+
+namespace cunp::detail::cuda {
+
+/// cuFFT's transform type of a step over real type R (float or double).
+template <class R> cufftType fft_type(fft_kind kind) {
+  constexpr bool single = std::is_same_v<R, float>;
+  switch (kind) {
+    case fft_kind::r2c: return single ? CUFFT_R2C : CUFFT_D2Z;
+    case fft_kind::c2r: return single ? CUFFT_C2R : CUFFT_Z2D;
+    default: return single ? CUFFT_C2C : CUFFT_Z2Z;
+  }
+}
+
+/// A cuFFT plan's layout (cufftMakePlanMany64's arguments): `rank` lengths, the embedded
+/// extents of input and output, element stride and distance between batch members.
+struct fft_layout {
+  std::vector<long long> n, inembed, onembed;
+  long long istride = 1, idist = 0, ostride = 1, odist = 0, batch = 1;
+};
+
+/// Executes `layout` of `kind` (inverse: the c2c direction) from `in` to `out`, `repeats` times
+/// with the pointers advanced by in_step / out_step elements each time.
+template <class R, class I, class O>
+void exec_fft(int dev, fft_kind kind, bool inverse, fft_layout layout, const I* in, O* out,
+              index_t repeats = 1, index_t in_step = 0, index_t out_step = 0) {
+  const cufftType type = fft_type<R>(kind);
+  core::plan_key key("fft");
+  key.add(static_cast<int>(type))
+      .add_all(layout.n)
+      .add_all(layout.inembed)
+      .add_all(layout.onembed)
+      .add(layout.istride)
+      .add(layout.idist)
+      .add(layout.ostride)
+      .add(layout.odist)
+      .add(layout.batch);
+  auto plan = cufft_plan::cached(dev, key, "cufftMakePlanMany64",
+                                 [&](cufftHandle h, std::size_t* work) {
+                                   return cufftMakePlanMany64(
+                                       h, static_cast<int>(layout.n.size()), layout.n.data(),
+                                       layout.inembed.data(), layout.istride, layout.idist,
+                                       layout.onembed.data(), layout.ostride, layout.odist, type,
+                                       layout.batch, work);
+                                 });
+  for (index_t r = 0; r < repeats; ++r) {
+    // cuFFT takes non-const input pointers; only c2r writes through them, into our own copy.
+    auto* i = const_cast<I*>(in + r * in_step);
+    O* o = out + r * out_step;
+    // cufftXtExec runs a plan of any type and precision (the direction is ignored by r2c/c2r).
+    plan->run("cufftXtExec", [&](cufftHandle h) {
+      return cufftXtExec(h, i, o, inverse ? CUFFT_INVERSE : CUFFT_FORWARD);
+    });
+  }
+}
+
+/// Whether p may be handed to cuFFT for a transform over complex type C: cuFFT reads and writes
+/// even real data in pairs, so every pointer must be aligned as a C is.
+template <class C, class T> bool fft_aligned(const T* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % sizeof(C) == 0;
+}
+
+/// The array cuFFT reads for a transform of `axes` whose input extents are `extents`: x itself
+/// when it is C-ordered, of dtype In, already of those extents, and may be read in place
+/// (`readonly_ok`); else a C-ordered copy, converted, cropped or padded with zeros, times
+/// `scale` (*scaled is set when it was applied).
+template <class In, class T>
+ndarray<In> fft_source(const ndarray<T>& x, const std::vector<int>& axes,
+                       const std::vector<index_t>& extents, bool readonly_ok, double scale,
+                       bool* scaled) {
+  shape_t shape = x.shape(), take = x.shape();
+  bool fits = true;
+  for (std::size_t i = 0; i < axes.size(); ++i) {
+    shape[axes[i]] = extents[i];
+    if (take[axes[i]] > extents[i]) take[axes[i]] = extents[i];
+    fits = fits && x.shape()[axes[i]] == extents[i];
+  }
+  *scaled = false;
+  if constexpr (std::is_same_v<In, T>) {
+    if (fits && readonly_ok && x.is_contiguous() && fft_aligned<fft_complex_t<In>>(x.data()))
+      return x;
+  }
+  ndarray<In> buf = take == shape ? ndarray<In>(shape, x.device()) : zeros<In>(shape, x.device());
+  const ndarray<In> into(buf.storage(), buf.offset(), take, buf.strides());
+  const ndarray<T> from(x.storage(), x.offset(), take, x.strides());
+  using V = typename fft_complex_t<In>::value_type;
+  if (scale != 1) {
+    copyto(into, astype<In>(from) * static_cast<V>(scale));
+    *scaled = true;
+  } else {
+    copyto(into, from);
+  }
+  return buf;
+}
+
+/// Whether rq's axes are the last k <= 3 axes of an nd-dimensional array, each once (and for a
+/// real transform the real one last): one rank-k plan.
+inline bool trailing_axes(const fft_request& rq, int nd) {
+  const int k = static_cast<int>(rq.axes.size());
+  if (k < 1 || k > 3) return false;
+  std::vector<bool> seen(nd, false);
+  for (const int a : rq.axes) {
+    if (a < nd - k || seen[a]) return false;
+    seen[a] = true;
+  }
+  return rq.kind == fft_kind::c2c || rq.axes.back() == nd - 1;
+}
+
+/// A rank-k plan over the last k axes of the C-ordered `src` into `dst`.
+template <class R, class I, class O>
+void run_trailing(const ndarray<O>& dst, const ndarray<I>& src, const fft_request& rq) {
+  const int nd = dst.ndim(), k = static_cast<int>(rq.axes.size());
+  fft_layout L;
+  long long in_count = 1, out_count = 1, batch = 1;
+  for (int d = 0; d < nd - k; ++d) batch *= dst.shape()[d];
+  for (int d = nd - k; d < nd; ++d) {
+    long long len = 0;  // the logical length along d: n of the axis that names d
+    for (std::size_t i = 0; i < rq.axes.size(); ++i)
+      if (rq.axes[i] == d) len = rq.n[i];
+    L.n.push_back(len);
+    L.inembed.push_back(src.shape()[d]);
+    L.onembed.push_back(dst.shape()[d]);
+    in_count *= src.shape()[d];
+    out_count *= dst.shape()[d];
+  }
+  L.idist = in_count;
+  L.odist = out_count;
+  L.batch = batch;
+  exec_fft<R>(dst.device().index(), rq.kind, rq.inverse, L, src.data(), dst.data());
+}
+
+/// The lines of a step along `axis` of a C-ordered array of `shape`: those before the axis
+/// (outer) and after it (inner).
+inline void lines_around(const shape_t& shape, int axis, index_t& outer, index_t& inner) {
+  outer = inner = 1;
+  for (int d = 0; d < axis; ++d) outer *= shape[d];
+  for (int d = axis + 1; d < static_cast<int>(shape.size()); ++d) inner *= shape[d];
+}
+
+/// Whether a real transform along a middle axis of dst can run in place (see run_step): each
+/// execution's real pointer must stay aligned to a complex element.
+inline bool real_step_aligned(const shape_t& dst_shape, const fft_step& s) {
+  index_t outer = 0, inner = 0;
+  lines_around(dst_shape, s.axis, outer, inner);
+  if (s.kind == fft_kind::c2c || outer == 1 || inner == 1) return true;
+  const index_t real_step = (s.kind == fft_kind::r2c ? s.in_extent : s.out_extent) * inner;
+  return real_step % 2 == 0;
+}
+
+/// One step along `s.axis` of the C-ordered `src` (its extent along the axis s.in_extent) into
+/// the C-ordered `dst`.
+template <class R, class I, class O>
+void run_step(const ndarray<O>& dst, const ndarray<I>& src, const fft_step& s) {
+  index_t outer = 0, inner = 0;
+  lines_around(dst.shape(), s.axis, outer, inner);
+  fft_layout L;
+  L.n = {s.n};
+  L.inembed = {s.in_extent};
+  L.onembed = {s.out_extent};
+  const int dev = dst.device().index();
+  if (inner == 1) {  // lines of the last axis, one after another
+    L.idist = s.in_extent;
+    L.odist = s.out_extent;
+    L.batch = outer;
+    exec_fft<R>(dev, s.kind, s.inverse, L, src.data(), dst.data());
+    return;
+  }
+  // Elements of a line `inner` apart. cuFFT's layout has one batch distance, so one of the two
+  // groups of lines is a loop of executions, the smaller one: batched over the axes after this
+  // one (neighbours 1 apart), once per index of the axes before it, or the other way round. A
+  // real transform takes the first (the second would start its executions one real apart).
+  L.istride = L.ostride = inner;
+  if (outer <= inner || s.kind != fft_kind::c2c) {
+    L.idist = L.odist = 1;
+    L.batch = inner;
+    exec_fft<R>(dev, s.kind, s.inverse, L, src.data(), dst.data(), outer, s.in_extent * inner,
+                s.out_extent * inner);
+  } else {
+    L.idist = s.in_extent * inner;
+    L.odist = s.out_extent * inner;
+    L.batch = outer;
+    exec_fft<R>(dev, s.kind, s.inverse, L, src.data(), dst.data(), inner, 1, 1);
+  }
+}
+
+}  // namespace cunp::detail::cuda
+
+namespace cunp::detail {
+
+namespace cuda {
+
+/// One step of the one-axis path from src into dst (C-ordered), reading src in place where it
+/// may (`owned`: src is this call's own temporary, which a c2r transform may overwrite), the
+/// norm's factor applied by the copy if one is made: returns whether it was.
+template <class C, class D, class S>
+bool step_into(const ndarray<D>& dst, const ndarray<S>& src, const fft_step& s, bool owned,
+               double scale) {
+  using R = typename C::value_type;
+  if (!real_step_aligned(dst.shape(), s)) {
+    // The axis moved last, through a transform of a copy into a temporary, then copied back.
+    const int last = dst.ndim() - 1;
+    const ndarray<S> moved = moveaxis(src, s.axis, last);
+    const ndarray<D> into(moveaxis(dst, s.axis, last).shape(), dst.device());
+    fft_step t = s;
+    t.axis = last;
+    const bool scaled = step_into<C>(into, moved, t, owned, scale);
+    copyto(dst, moveaxis(into, last, s.axis));
+    return scaled;
+  }
+  bool scaled = false;
+  const std::vector<int> axis{s.axis};
+  const std::vector<index_t> extent{s.in_extent};
+  if constexpr (!is_complex_v<D>) {
+    run_step<R>(dst, fft_source<C>(src, axis, extent, owned, scale, &scaled), s);
+  } else if (s.kind == fft_kind::r2c) {
+    if constexpr (!is_complex_v<S>)
+      run_step<R>(dst, fft_source<R>(src, axis, extent, true, scale, &scaled), s);
+  } else {
+    run_step<R>(dst, fft_source<C>(src, axis, extent, true, scale, &scaled), s);
+  }
+  return scaled;
+}
+
+/// fft_run into `dst`, of the transform's own dtype (C, or R for a c2r transform).
+template <class C, class D, class T>
+void fft_run_into(const ndarray<D>& dst, const ndarray<T>& x, const fft_request& rq) {
+  using R = typename C::value_type;
+  bool scaled = false;
+  if (trailing_axes(rq, x.ndim())) {
+    std::vector<index_t> extents;
+    for (std::size_t i = 0; i < rq.axes.size(); ++i) extents.push_back(rq.input_extent(i));
+    if constexpr (!is_complex_v<D>) {
+      run_trailing<R>(dst, fft_source<C>(x, rq.axes, extents, false, rq.scale, &scaled), rq);
+    } else if (rq.kind == fft_kind::r2c) {
+      if constexpr (!is_complex_v<T>)
+        run_trailing<R>(dst, fft_source<R>(x, rq.axes, extents, true, rq.scale, &scaled), rq);
+    } else {
+      run_trailing<R>(dst, fft_source<C>(x, rq.axes, extents, true, rq.scale, &scaled), rq);
+    }
+  } else {
+    const std::vector<fft_step> steps = fft_steps(rq);
+    if (steps.size() == 1) {
+      scaled = step_into<C>(dst, x, steps[0], false, rq.scale);
+    } else {
+      shape_t shape = x.shape();
+      shape[steps[0].axis] = steps[0].out_extent;
+      ndarray<C> cur(shape, x.device());
+      scaled = step_into<C>(cur, x, steps[0], false, rq.scale);
+      for (std::size_t i = 1; i + 1 < steps.size(); ++i) {
+        shape[steps[i].axis] = steps[i].out_extent;
+        ndarray<C> next(shape, x.device());
+        scaled = step_into<C>(next, cur, steps[i], true, scaled ? 1 : rq.scale) || scaled;
+        cur = next;
+      }
+      scaled = step_into<C>(dst, cur, steps.back(), true, scaled ? 1 : rq.scale) || scaled;
+    }
+  }
+  if (!scaled && rq.scale != 1) {
+    using V = typename C::value_type;
+    assign<cuda_backend>(dst, dst * static_cast<V>(rq.scale));
+  }
+}
+
+}  // namespace cuda
+
+/// The CUDA backend of every numpy.fft transform (see this file's opening comment): into `out`
+/// (C-ordered, the result's shape), through a temporary for a float16 result or an `out` that
+/// cuFFT cannot write (a real view not aligned to a complex element).
+template <class O, class T>
+void fft_run(cuda_backend, const ndarray<O>& out, const ndarray<T>& x, const fft_request& rq) {
+  check_same_device(out.device(), x.device(), "fft");
+  using C = fft_complex_t<O>;
+  using R = typename C::value_type;
+  if constexpr (std::is_same_v<O, C> || std::is_same_v<O, R>) {
+    if (cuda::fft_aligned<C>(out.data())) {
+      cuda::fft_run_into<C>(out, x, rq);
+      return;
+    }
+  }
+  using W = std::conditional_t<is_complex_v<O>, C, R>;  // the transform's own output dtype
+  const ndarray<W> wide(out.shape(), out.device());
+  cuda::fft_run_into<C>(wide, x, rq);
+  copyto(out, wide);
+}
+
+}  // namespace cunp::detail
