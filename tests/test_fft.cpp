@@ -300,6 +300,24 @@ TEST_CASE("GPU transforms equal the cpu's on lengths whose plans differ", "[fft]
   const auto r = cunp::arange<double>(0, 101, 1, cpu);
   const auto rf = cunp::fft::rfft(cunp::view(r, slice(1, none)));
   const auto rb = cunp::fft::irfft(rf, 100);
+  // Blocks of consecutive axes with elements on both sides (one plan, batched and looped), and
+  // a real one whose executions would start at odd reals (one axis at a time, moved last).
+  using axes = std::vector<cunp::index_t>;
+  const auto q = cunp::arange<double>(0, 3 * 4 * 5 * 6, 1, cpu).reshape({3, 4, 5, 6});
+  const ndarray<cunp::complex128> zq = cunp::exp(cunp::cos(q) * cunp::complex128(0, 2));
+  const auto qf = cunp::fft::fftn(zq, std::nullopt, axes{1, 2});
+  const auto qi = cunp::fft::ifftn(zq, cunp::shape_t{3, 7}, axes{2, 1}, fnorm::ortho);
+  const auto odd = cunp::arange<double>(0, 3 * 5 * 5 * 3, 1, cpu).reshape({3, 5, 5, 3});
+  const auto of = cunp::fft::rfftn(cunp::sin(odd), std::nullopt, axes{1, 2});
+  const auto ob = cunp::fft::irfftn(of, cunp::shape_t{5, 5}, axes{1, 2});
+  for (const cunp::device dev : backends()) {
+    require_spectrum(cunp::fft::fftn(zq.to(dev), std::nullopt, axes{1, 2}).to(cpu), qf);
+    require_spectrum(
+        cunp::fft::ifftn(zq.to(dev), cunp::shape_t{3, 7}, axes{2, 1}, fnorm::ortho).to(cpu), qi);
+    require_spectrum(cunp::fft::rfftn(cunp::sin(odd.to(dev)), std::nullopt, axes{1, 2}).to(cpu),
+                     of);
+    require_spectrum(cunp::fft::irfftn(of.to(dev), cunp::shape_t{5, 5}, axes{1, 2}).to(cpu), ob);
+  }
   for (const cunp::device dev : backends()) {
     const auto tail = cunp::view(r.to(dev), slice(1, none));
     const auto spectrum = cunp::fft::rfft(tail);

@@ -1,10 +1,10 @@
 // cunp/detail/cuda/fft/transform.cuh: the CUDA backend of numpy.fft on cuFFT. A request whose
-// axes are the last k <= 3 axes of the array, distinct, runs as one rank-k plan batched over the
-// leading axes; any other runs NumPy's steps one axis at a time, each a rank-1 plan whose
-// advanced layout (stride and distance) walks the axis where it lies: the last axis (stride 1,
-// batched over the rest), the first non-trivial axis (stride = the extent after it, batched
-// over that), or, between them, a loop of executions over the smaller of the two groups of
-// lines (those before the axis, those after it), each batched over the other. cuFFT reads a
+// axes are consecutive, distinct and at most 3 (the real one, if any, their last) runs as one
+// rank-k plan; any other runs NumPy's steps one axis at a time, each a rank-1 plan. A plan's
+// advanced layout (stride and distance) walks its axes where they lie: transforms one after
+// another (the block of axes last), strided and batched over the elements after the block
+// (the block first), or, in between, a loop of executions over the smaller of the two groups
+// (the indices before the block, those after it), each batched over the other. cuFFT reads a
 // C-ordered buffer of the transform's dtype: the input itself when it is one, else a copy that
 // converts, crops or pads with zeros, and multiplies by the norm's factor on the way (so the
 // scale costs no pass of its own); a complex-to-real transform always reads a copy, as cuFFT
@@ -13,8 +13,10 @@
 #include <cufft.h>
 #include <cufftXt.h>
 
+#include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <optional>
 #include <type_traits>
 #include <vector>
 
@@ -118,93 +120,99 @@ ndarray<In> fft_source(const ndarray<T>& x, const std::vector<int>& axes,
   return buf;
 }
 
-/// Whether rq's axes are the last k <= 3 axes of an nd-dimensional array, each once (and for a
-/// real transform the real one last): one rank-k plan.
-inline bool trailing_axes(const fft_request& rq, int nd) {
+/// A transform over the consecutive axes [first, first + n.size()) of a C-ordered array, at
+/// most 3 (cuFFT's largest rank): one plan.
+struct fft_block {
+  int first;
+  std::vector<long long> n;  // the lengths, axis by axis
+  fft_kind kind;
+  bool inverse;
+
+  [[nodiscard]] int last() const { return first + static_cast<int>(n.size()) - 1; }
+  /// The extents along the block that cuFFT reads (input) or writes: n, the Hermitian side's
+  /// last one n/2 + 1.
+  [[nodiscard]] std::vector<long long> extents(bool input) const {
+    std::vector<long long> e = n;
+    if (kind == (input ? fft_kind::c2r : fft_kind::r2c)) e.back() = e.back() / 2 + 1;
+    return e;
+  }
+};
+
+inline long long product(const std::vector<long long>& v) {
+  long long p = 1;
+  for (const long long x : v) p *= x;
+  return p;
+}
+
+/// rq as one block, when its axes are distinct, consecutive, at most 3, and for a real
+/// transform the real axis is the block's last.
+inline std::optional<fft_block> request_block(const fft_request& rq) {
   const int k = static_cast<int>(rq.axes.size());
-  if (k < 1 || k > 3) return false;
-  std::vector<bool> seen(nd, false);
-  for (const int a : rq.axes) {
-    if (a < nd - k || seen[a]) return false;
-    seen[a] = true;
+  if (k < 1 || k > 3) return std::nullopt;
+  const int first = *std::min_element(rq.axes.begin(), rq.axes.end());
+  fft_block b{first, std::vector<long long>(k, 0), rq.kind, rq.inverse};
+  for (int i = 0; i < k; ++i) {
+    const int d = rq.axes[i] - first;
+    if (d >= k || b.n[d] != 0) return std::nullopt;  // not consecutive, or repeated
+    b.n[d] = rq.n[i];
   }
-  return rq.kind == fft_kind::c2c || rq.axes.back() == nd - 1;
+  if (rq.kind != fft_kind::c2c && rq.axes.back() != b.last()) return std::nullopt;
+  return b;
 }
 
-/// A rank-k plan over the last k axes of the C-ordered `src` into `dst`.
-template <class R, class I, class O>
-void run_trailing(const ndarray<O>& dst, const ndarray<I>& src, const fft_request& rq) {
-  const int nd = dst.ndim(), k = static_cast<int>(rq.axes.size());
-  fft_layout L;
-  long long in_count = 1, out_count = 1, batch = 1;
-  for (int d = 0; d < nd - k; ++d) batch *= dst.shape()[d];
-  for (int d = nd - k; d < nd; ++d) {
-    long long len = 0;  // the logical length along d: n of the axis that names d
-    for (std::size_t i = 0; i < rq.axes.size(); ++i)
-      if (rq.axes[i] == d) len = rq.n[i];
-    L.n.push_back(len);
-    L.inembed.push_back(src.shape()[d]);
-    L.onembed.push_back(dst.shape()[d]);
-    in_count *= src.shape()[d];
-    out_count *= dst.shape()[d];
-  }
-  L.idist = in_count;
-  L.odist = out_count;
-  L.batch = batch;
-  exec_fft<R>(dst.device().index(), rq.kind, rq.inverse, L, src.data(), dst.data());
-}
+inline fft_block step_block(const fft_step& s) { return {s.axis, {s.n}, s.kind, s.inverse}; }
 
-/// The lines of a step along `axis` of a C-ordered array of `shape`: those before the axis
-/// (outer) and after it (inner).
-inline void lines_around(const shape_t& shape, int axis, index_t& outer, index_t& inner) {
+/// The elements before a block of a C-ordered array of `shape` (outer) and after it (inner).
+inline void around(const shape_t& shape, const fft_block& b, index_t& outer, index_t& inner) {
   outer = inner = 1;
-  for (int d = 0; d < axis; ++d) outer *= shape[d];
-  for (int d = axis + 1; d < static_cast<int>(shape.size()); ++d) inner *= shape[d];
+  for (int d = 0; d < b.first; ++d) outer *= shape[d];
+  for (int d = b.last() + 1; d < static_cast<int>(shape.size()); ++d) inner *= shape[d];
 }
 
-/// Whether a real transform along a middle axis of dst can run in place (see run_step): each
-/// execution's real pointer must stay aligned to a complex element.
-inline bool real_step_aligned(const shape_t& dst_shape, const fft_step& s) {
+/// Whether run_block can run `b` on an output of `shape`: a real transform with elements on
+/// both sides of its block starts one execution per outer index, each of whose real pointers
+/// must stay aligned to a complex element (cuFFT: CUFFT_INVALID_VALUE).
+inline bool block_aligned(const shape_t& shape, const fft_block& b) {
   index_t outer = 0, inner = 0;
-  lines_around(dst_shape, s.axis, outer, inner);
-  if (s.kind == fft_kind::c2c || outer == 1 || inner == 1) return true;
-  const index_t real_step = (s.kind == fft_kind::r2c ? s.in_extent : s.out_extent) * inner;
-  return real_step % 2 == 0;
+  around(shape, b, outer, inner);
+  if (b.kind == fft_kind::c2c || outer == 1 || inner == 1) return true;
+  return product(b.extents(b.kind == fft_kind::r2c)) * inner % 2 == 0;
 }
 
-/// One step along `s.axis` of the C-ordered `src` (its extent along the axis s.in_extent) into
-/// the C-ordered `dst`.
+/// The transform `b` of the C-ordered `src` (its extents along the block b.extents(true)) into
+/// the C-ordered `dst`. After the block, elements `inner` apart: cuFFT's layout has one batch
+/// distance, so one of the two groups of transforms is a loop of executions, the smaller one:
+/// batched over the axes after the block (neighbours 1 apart), once per index of the axes
+/// before it, or the other way round. A real transform takes the first (the second would start
+/// its executions one real apart).
 template <class R, class I, class O>
-void run_step(const ndarray<O>& dst, const ndarray<I>& src, const fft_step& s) {
+void run_block(const ndarray<O>& dst, const ndarray<I>& src, const fft_block& b) {
   index_t outer = 0, inner = 0;
-  lines_around(dst.shape(), s.axis, outer, inner);
+  around(dst.shape(), b, outer, inner);
   fft_layout L;
-  L.n = {s.n};
-  L.inembed = {s.in_extent};
-  L.onembed = {s.out_extent};
+  L.n = b.n;
+  L.inembed = b.extents(true);
+  L.onembed = b.extents(false);
+  const long long in_count = product(L.inembed), out_count = product(L.onembed);
   const int dev = dst.device().index();
-  if (inner == 1) {  // lines of the last axis, one after another
-    L.idist = s.in_extent;
-    L.odist = s.out_extent;
+  if (inner == 1) {  // the transforms one after another
+    L.idist = in_count;
+    L.odist = out_count;
     L.batch = outer;
-    exec_fft<R>(dev, s.kind, s.inverse, L, src.data(), dst.data());
+    exec_fft<R>(dev, b.kind, b.inverse, L, src.data(), dst.data());
     return;
   }
-  // Elements of a line `inner` apart. cuFFT's layout has one batch distance, so one of the two
-  // groups of lines is a loop of executions, the smaller one: batched over the axes after this
-  // one (neighbours 1 apart), once per index of the axes before it, or the other way round. A
-  // real transform takes the first (the second would start its executions one real apart).
   L.istride = L.ostride = inner;
-  if (outer <= inner || s.kind != fft_kind::c2c) {
+  if (outer <= inner || b.kind != fft_kind::c2c) {
     L.idist = L.odist = 1;
     L.batch = inner;
-    exec_fft<R>(dev, s.kind, s.inverse, L, src.data(), dst.data(), outer, s.in_extent * inner,
-                s.out_extent * inner);
+    exec_fft<R>(dev, b.kind, b.inverse, L, src.data(), dst.data(), outer, in_count * inner,
+                out_count * inner);
   } else {
-    L.idist = s.in_extent * inner;
-    L.odist = s.out_extent * inner;
+    L.idist = in_count * inner;
+    L.odist = out_count * inner;
     L.batch = outer;
-    exec_fft<R>(dev, s.kind, s.inverse, L, src.data(), dst.data(), inner, 1, 1);
+    exec_fft<R>(dev, b.kind, b.inverse, L, src.data(), dst.data(), inner, 1, 1);
   }
 }
 
@@ -221,7 +229,8 @@ template <class C, class D, class S>
 bool step_into(const ndarray<D>& dst, const ndarray<S>& src, const fft_step& s, bool owned,
                double scale) {
   using R = typename C::value_type;
-  if (!real_step_aligned(dst.shape(), s)) {
+  const fft_block b = step_block(s);
+  if (!block_aligned(dst.shape(), b)) {
     // The axis moved last, through a transform of a copy into a temporary, then copied back.
     const int last = dst.ndim() - 1;
     const ndarray<S> moved = moveaxis(src, s.axis, last);
@@ -236,12 +245,12 @@ bool step_into(const ndarray<D>& dst, const ndarray<S>& src, const fft_step& s, 
   const std::vector<int> axis{s.axis};
   const std::vector<index_t> extent{s.in_extent};
   if constexpr (!is_complex_v<D>) {
-    run_step<R>(dst, fft_source<C>(src, axis, extent, owned, scale, &scaled), s);
+    run_block<R>(dst, fft_source<C>(src, axis, extent, owned, scale, &scaled), b);
   } else if (s.kind == fft_kind::r2c) {
     if constexpr (!is_complex_v<S>)
-      run_step<R>(dst, fft_source<R>(src, axis, extent, true, scale, &scaled), s);
+      run_block<R>(dst, fft_source<R>(src, axis, extent, true, scale, &scaled), b);
   } else {
-    run_step<R>(dst, fft_source<C>(src, axis, extent, true, scale, &scaled), s);
+    run_block<R>(dst, fft_source<C>(src, axis, extent, true, scale, &scaled), b);
   }
   return scaled;
 }
@@ -251,16 +260,17 @@ template <class C, class D, class T>
 void fft_run_into(const ndarray<D>& dst, const ndarray<T>& x, const fft_request& rq) {
   using R = typename C::value_type;
   bool scaled = false;
-  if (trailing_axes(rq, x.ndim())) {
+  const std::optional<fft_block> block = request_block(rq);
+  if (block && block_aligned(dst.shape(), *block)) {
     std::vector<index_t> extents;
     for (std::size_t i = 0; i < rq.axes.size(); ++i) extents.push_back(rq.input_extent(i));
     if constexpr (!is_complex_v<D>) {
-      run_trailing<R>(dst, fft_source<C>(x, rq.axes, extents, false, rq.scale, &scaled), rq);
+      run_block<R>(dst, fft_source<C>(x, rq.axes, extents, false, rq.scale, &scaled), *block);
     } else if (rq.kind == fft_kind::r2c) {
       if constexpr (!is_complex_v<T>)
-        run_trailing<R>(dst, fft_source<R>(x, rq.axes, extents, true, rq.scale, &scaled), rq);
+        run_block<R>(dst, fft_source<R>(x, rq.axes, extents, true, rq.scale, &scaled), *block);
     } else {
-      run_trailing<R>(dst, fft_source<C>(x, rq.axes, extents, true, rq.scale, &scaled), rq);
+      run_block<R>(dst, fft_source<C>(x, rq.axes, extents, true, rq.scale, &scaled), *block);
     }
   } else {
     const std::vector<fft_step> steps = fft_steps(rq);
