@@ -138,6 +138,21 @@ void raw(State& s, int rank, std::vector<long long> n, cufftType type, long long
   });
 }
 
+/// The prime length with cuFFT's 32-bit plan call (cufftPlan1d): the API CuPy's 1-d plans use.
+void raw_plan1d_prime(State& s) {
+  const index_t n = 1000003;
+  const auto x = input<c64>({n});
+  auto y = cunp::empty<c64>({n}, gpu0);
+  cufftHandle h = 0;
+  cufftPlan1d(&h, int(n), CUFFT_C2C, 1);
+  cufftSetStream(h, cunp::detail::cuda::current_stream(0));
+  gpu_loop(s, {moved<c64, c64>(n, n), against::copy_ceiling, true}, [&] {
+    cufftExecC2C(h, reinterpret_cast<cufftComplex*>(const_cast<c64*>(x.data())),
+                 reinterpret_cast<cufftComplex*>(y.data()), CUFFT_FORWARD);
+  });
+  cufftDestroy(h);
+}
+
 /// The cpu backend, host time per call.
 template <class F>
 void cpu_row(State& s, F&& call) {
@@ -187,6 +202,7 @@ void register_benchmarks() {
   });
   gpu("fft/cunp/complex64/1000003", [](State& s) { fft_1d(s, -1, {p}); });
   gpu("fft/raw/complex64/1000003", [](State& s) { raw<c64, c64>(s, 1, {p}, CUFFT_C2C, 1, p, p); });
+  gpu("fft/raw_plan1d/complex64/1000003", raw_plan1d_prime);
   gpu("fused/cunp/complex64/16777216", fused_window);
   RegisterBenchmark("plan/cunp/complex64/16777216", plan_c64)->Iterations(5)->UseRealTime();
   const auto host = cunp::asarray(random_values<c64>(std::size_t(n24)), {n24}, cunp::cpu);
