@@ -5,6 +5,7 @@
 // (a large prime, mixed radices); the inputs never written; NumPy's errors.
 #include <cmath>
 #include <complex>
+#include <limits>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -343,6 +344,16 @@ TEST_CASE("empty arrays transform to empty arrays, zero-length axes pad", "[fft]
     CHECK(cunp::fft::fftn(cunp::zeros<double>({2, 3}, dev), std::nullopt,
                           std::vector<cunp::index_t>{})
               .shape() == cunp::shape_t{2, 3});
+  });
+}
+
+TEST_CASE("a NaN reaches every frequency, as in NumPy", "[fft]") {
+  on_every_backend([](cunp::device dev) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    const auto x = cunp::asarray(std::vector<double>{1, nan, 2, 3, 4, 5, 6}, {7}, cpu).to(dev);
+    for (const auto& v : {cunp::fft::fft(x).to_vector(), cunp::fft::rfft(x).to_vector()})
+      for (const auto& e : v) CHECK((std::isnan(e.real()) || std::isnan(e.imag())));
+    for (const double e : cunp::fft::irfft(cunp::fft::fft(x)).to_vector()) CHECK(std::isnan(e));
   });
 }
 
