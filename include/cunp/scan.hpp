@@ -18,18 +18,6 @@ namespace cunp {
 
 namespace detail {
 
-/// An array, or an expression materialised into a new array on its device.
-template <class Backend, class A> auto as_array(const A& a) {
-  using T = typename operand_traits<std::remove_cvref_t<A>>::value_type;
-  if constexpr (std::is_same_v<std::remove_cvref_t<A>, ndarray<T>>) {
-    return a;
-  } else {
-    ndarray<T> x(a.shape(), a.device());
-    dispatch<Backend>(x.device(), [&](auto be) { evaluate(be, x, a); });
-    return x;
-  }
-}
-
 /// cumsum/cumprod/nancumsum/nancumprod into a new C-ordered array of dtype R; axis: normalised
 /// against a 0-d input as if it were 1-d (NumPy's rule), or none to scan the flattened array.
 template <class R, class Fn, bool Nan, class Backend, class A>
@@ -44,7 +32,7 @@ ndarray<R> scan(const A& a, std::optional<index_t> axis) {
           }))
         return out;
     }
-    return scan<R, Fn, Nan, Backend>(as_array<Backend>(a), axis);
+    return scan<R, Fn, Nan, Backend>(eval<Backend>(a), axis);
   } else {
     const ndarray<T> x = a.ndim() == 0 ? ndarray<T>(a.storage(), a.offset(), {1}, {1}) : a;
     std::optional<int> ax;
@@ -129,7 +117,7 @@ template <class Dtype = void, class Backend = detail::compiled_backend, array_li
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] auto diff(const A& a, index_t n = 1, index_t axis = -1) {
   using T = detail::scan_input_t<A>;
-  ndarray<T> x = detail::as_array<Backend>(a);
+  ndarray<T> x = eval<Backend>(a);
   if (n == 0) return x;
   if (n < 0) throw value_error("order must be non-negative but got " + std::to_string(n));
   if (x.ndim() == 0) throw value_error("diff requires input that is at least one dimensional");

@@ -164,7 +164,7 @@ ndarray<T> compress_impl(const ndarray<C>& condition, const ndarray<T>& a,
 template <class Backend, class T, class V>
 auto assigned_values(const V& v, device dev) {
   if constexpr (array_like<V>) {
-    auto x = materialized<Backend>(v);
+    auto x = eval<Backend>(v);
     check_same_device(dev, x.device(), "assign_mask");
     return x;
   } else {
@@ -229,7 +229,7 @@ template <class Backend = detail::compiled_backend, array_like A, array_like M>
 [[nodiscard]] ndarray<detail::sort_input_t<A>> mask(const A& a, const M& m) {
   static_assert(std::is_same_v<detail::sort_input_t<M>, bool>, CUNP_MASK_DTYPE_MESSAGE);
   using T = detail::sort_input_t<A>;
-  const ndarray<T> x = detail::materialized<Backend>(a);
+  const ndarray<T> x = eval<Backend>(a);
   detail::check_same_device(x.device(), m.device(), "mask");
   detail::check_mask_shape(x.shape(), m.shape());
   const int k = m.ndim();
@@ -301,15 +301,15 @@ template <class Backend = detail::compiled_backend, array_like A>
 template <class Backend = detail::compiled_backend, array_like C, array_like A>
 [[nodiscard]] ndarray<detail::sort_input_t<A>> compress(const C& condition, const A& a,
                                                         index_t axis) {
-  return detail::compress_impl<Backend>(detail::materialized<Backend>(condition),
-                                        detail::materialized<Backend>(a), axis, "cunp::compress");
+  return detail::compress_impl<Backend>(eval<Backend>(condition),
+                                        eval<Backend>(a), axis, "cunp::compress");
 }
 /// numpy.compress(condition, a) (axis=None): from the flattened a.
 template <class Backend = detail::compiled_backend, array_like C, array_like A>
 [[nodiscard]] ndarray<detail::sort_input_t<A>> compress(const C& condition, const A& a,
                                                         none_t = none) {
-  return detail::compress_impl<Backend>(detail::materialized<Backend>(condition),
-                                        detail::materialized<Backend>(a), std::nullopt,
+  return detail::compress_impl<Backend>(eval<Backend>(condition),
+                                        eval<Backend>(a), std::nullopt,
                                         "cunp::compress");
 }
 
@@ -319,8 +319,8 @@ template <class Backend = detail::compiled_backend, array_like C, array_like A>
 template <class Backend = detail::compiled_backend, array_like C, array_like A>
 [[nodiscard]] ndarray<detail::sort_input_t<A>> extract(const C& condition, const A& arr) {
   return detail::compress_impl<Backend>(
-      detail::flat_view_or_copy(detail::materialized<Backend>(condition)),
-      detail::materialized<Backend>(arr), std::nullopt, "cunp::extract");
+      detail::flat_view_or_copy(eval<Backend>(condition)),
+      eval<Backend>(arr), std::nullopt, "cunp::extract");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -336,12 +336,12 @@ void put_mask(const ndarray<T>& a, const M& mask, const V& values) {
   for (std::size_t d = 0; d < a.shape().size(); ++d)  // NumPy's broadcast views are read-only
     if (a.shape()[d] > 1 && a.strides()[d] == 0)
       throw value_error("putmask: output array is read-only");
-  auto m = detail::materialized<Backend>(mask);
+  auto m = eval<Backend>(mask);
   detail::check_same_device(a.device(), m.device(), "putmask");
   if (m.size() != a.size()) throw value_error("putmask: mask and data must be the same size");
   ndarray<T> v;
   if constexpr (array_like<V>) {
-    const auto x = detail::materialized<Backend>(values);
+    const auto x = eval<Backend>(values);
     using X = typename decltype(x)::value_type;
     detail::check_same_device(a.device(), x.device(), "putmask");
     detail::check_copy_cast(dtype_of_v<X>, dtype_of_v<T>, casting::safe);
@@ -522,8 +522,8 @@ template <class Backend = detail::compiled_backend, array_like E, array_like S>
   (void)assume_unique;
   using X = detail::sort_input_t<E>;
   using U = detail::isin_key_t<X, detail::sort_input_t<S>>;
-  const ndarray<X> x = detail::materialized<Backend>(element);
-  const auto t = detail::materialized<Backend>(test_elements);
+  const ndarray<X> x = eval<Backend>(element);
+  const auto t = eval<Backend>(test_elements);
   detail::check_same_device(x.device(), t.device(), "isin");
   const ndarray<bool> out(x.shape(), x.device());
   if (x.size() == 0) return out;
@@ -552,8 +552,8 @@ template <class Backend = detail::compiled_backend, array_like X, array_like B>
   if constexpr (is_complex_v<T>) {
     throw dtype_error("x may not be complex");
   } else {
-    const ndarray<T> xs = detail::materialized<Backend>(x);
-    const ndarray<E> b = detail::materialized<Backend>(bins);
+    const ndarray<T> xs = eval<Backend>(x);
+    const ndarray<E> b = eval<Backend>(bins);
     detail::check_same_device(xs.device(), b.device(), "digitize");
     detail::check_1d_argument(b.ndim());
     detail::check_copy_cast(dtype_of_v<E>, dtype::float64, casting::safe);

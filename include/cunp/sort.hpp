@@ -46,12 +46,9 @@ namespace detail {
 /// The element type of an array or expression argument.
 template <class A> using sort_input_t = typename operand_traits<std::remove_cvref_t<A>>::value_type;
 
-/// An argument as an array: an array is its own handle, an expression is materialised once into
-/// a new C-ordered array on its device. Sorting, searching and counting read their input in an
-/// order that no element-wise loop follows, so the values must be stored.
-template <class Backend, array_like A> ndarray<sort_input_t<A>> materialized(const A& a) {
-  return eval<Backend>(a);
-}
+// Sorting, searching and counting read their input in an order that no element-wise loop
+// follows, so an expression argument is stored first: eval (an array is its own handle, an
+// expression is evaluated once into a new C-ordered array on its device).
 
 /// A view of a with axis `ax` moved to the end (the lanes that sorts work along).
 template <class T>
@@ -260,25 +257,25 @@ ndarray<R> quantile_impl(const ndarray<T>& a, std::vector<double> qs, const shap
 /// NaNs of different bit patterns may come out in the order of their bits.
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] ndarray<detail::sort_input_t<A>> sort(const A& a, index_t axis = -1) {
-  return detail::sort_impl<Backend>(detail::materialized<Backend>(a), axis);
+  return detail::sort_impl<Backend>(eval<Backend>(a), axis);
 }
 /// numpy.sort(a, axis=None): the flattened array, sorted.
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] ndarray<detail::sort_input_t<A>> sort(const A& a, none_t) {
-  return detail::sort_impl<Backend>(detail::flat_view_or_copy(detail::materialized<Backend>(a)),
+  return detail::sort_impl<Backend>(detail::flat_view_or_copy(eval<Backend>(a)),
                                     -1);
 }
 
 /// numpy.argsort(a, axis=-1, kind='stable'): int64 indices that sort a along axis.
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] ndarray<std::int64_t> argsort(const A& a, index_t axis = -1) {
-  return detail::argsort_impl<Backend>(detail::materialized<Backend>(a), axis);
+  return detail::argsort_impl<Backend>(eval<Backend>(a), axis);
 }
 /// numpy.argsort(a, axis=None): indices into the flattened array.
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] ndarray<std::int64_t> argsort(const A& a, none_t) {
   return detail::argsort_impl<Backend>(
-      detail::flat_view_or_copy(detail::materialized<Backend>(a)), -1);
+      detail::flat_view_or_copy(eval<Backend>(a)), -1);
 }
 
 /// numpy.partition(a, kth, axis=-1): every kth element in its sorted place, smaller ones before
@@ -287,7 +284,7 @@ template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] ndarray<detail::sort_input_t<A>> partition(const A& a,
                                                          const std::vector<index_t>& kth,
                                                          index_t axis = -1) {
-  const ndarray<detail::sort_input_t<A>> x = detail::materialized<Backend>(a);
+  const ndarray<detail::sort_input_t<A>> x = eval<Backend>(a);
   const int ax = normalize_axis(axis, x.shape().size());
   detail::check_kth(kth, x.shape()[ax], x.size());
   return detail::sort_impl<Backend>(x, ax);
@@ -301,7 +298,7 @@ template <class Backend = detail::compiled_backend, array_like A>
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] ndarray<detail::sort_input_t<A>> partition(const A& a,
                                                          const std::vector<index_t>& kth, none_t) {
-  return partition<Backend>(detail::flat_view_or_copy(detail::materialized<Backend>(a)), kth, -1);
+  return partition<Backend>(detail::flat_view_or_copy(eval<Backend>(a)), kth, -1);
 }
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] ndarray<detail::sort_input_t<A>> partition(const A& a, index_t kth, none_t) {
@@ -313,7 +310,7 @@ template <class Backend = detail::compiled_backend, array_like A>
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] ndarray<std::int64_t> argpartition(const A& a, const std::vector<index_t>& kth,
                                                  index_t axis = -1) {
-  ndarray<detail::sort_input_t<A>> x = detail::materialized<Backend>(a);
+  ndarray<detail::sort_input_t<A>> x = eval<Backend>(a);
   if (x.ndim() == 0) x = x.reshape({1});  // NumPy: as 1-d
   const int ax = normalize_axis(axis, x.shape().size());
   detail::check_kth(kth, x.shape()[ax], x.size());
@@ -327,7 +324,7 @@ template <class Backend = detail::compiled_backend, array_like A>
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] ndarray<std::int64_t> argpartition(const A& a, const std::vector<index_t>& kth,
                                                  none_t) {
-  return argpartition<Backend>(detail::flat_view_or_copy(detail::materialized<Backend>(a)), kth,
+  return argpartition<Backend>(detail::flat_view_or_copy(eval<Backend>(a)), kth,
                                -1);
 }
 template <class Backend = detail::compiled_backend, array_like A>
@@ -397,7 +394,7 @@ using search_value_t = std::conditional_t<
 /// searchsorted's values: an array or an expression as stored, a C++ value as a 0-d array.
 template <class Backend, class T, class V> auto search_values(const V& v, device dev) {
   if constexpr (array_like<V>) {
-    return materialized<Backend>(v);
+    return eval<Backend>(v);
   } else {
     using W = search_value_t<T, V>;
     return full<W>({}, convert<W>(v), dev);
@@ -414,7 +411,7 @@ template <class Backend = detail::compiled_backend, array_like A, class V>
 [[nodiscard]] ndarray<std::int64_t> searchsorted(const A& a, const V& v,
                                                  std::string_view side = "left") {
   detail::check_search_side(side);
-  const auto x = detail::materialized<Backend>(a);
+  const auto x = eval<Backend>(a);
   detail::check_1d_argument(x.ndim());
   const auto w = detail::search_values<Backend, detail::sort_input_t<A>>(v, x.device());
   detail::check_same_device(x.device(), w.device(), "searchsorted");
@@ -428,12 +425,12 @@ template <class Backend = detail::compiled_backend, array_like A, class V, array
 [[nodiscard]] ndarray<std::int64_t> searchsorted(const A& a, const V& v, std::string_view side,
                                                  const S& sorter) {
   detail::check_search_side(side);
-  const auto x = detail::materialized<Backend>(a);
+  const auto x = eval<Backend>(a);
   detail::check_1d_argument(x.ndim());
   const auto w = detail::search_values<Backend, detail::sort_input_t<A>>(v, x.device());
   detail::check_same_device(x.device(), w.device(), "searchsorted");
   return detail::searchsorted_impl<Backend>(
-      detail::sorted_by<Backend>(x, detail::materialized<Backend>(sorter)), w, side == "right");
+      detail::sorted_by<Backend>(x, eval<Backend>(sorter)), w, side == "right");
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -462,7 +459,7 @@ struct unique_all_result {
 /// (equal_nan=True, NumPy's default). Waits for the device: the size depends on the data.
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] ndarray<detail::sort_input_t<A>> unique(const A& a, bool equal_nan = true) {
-  return detail::unique_impl<Backend>(detail::materialized<Backend>(a), equal_nan, false, false,
+  return detail::unique_impl<Backend>(eval<Backend>(a), equal_nan, false, false,
                                       false)
       .values;
 }
@@ -470,28 +467,28 @@ template <class Backend = detail::compiled_backend, array_like A>
 /// cunp's is sorted.
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] ndarray<detail::sort_input_t<A>> unique_values(const A& x) {
-  return detail::unique_impl<Backend>(detail::materialized<Backend>(x), false, false, false, false)
+  return detail::unique_impl<Backend>(eval<Backend>(x), false, false, false, false)
       .values;
 }
 /// numpy.unique_counts(x): the sorted unique values and how often each occurs.
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] unique_counts_result<detail::sort_input_t<A>> unique_counts(const A& x) {
   auto r =
-      detail::unique_impl<Backend>(detail::materialized<Backend>(x), false, false, false, true);
+      detail::unique_impl<Backend>(eval<Backend>(x), false, false, false, true);
   return {r.values, r.counts};
 }
 /// numpy.unique_inverse(x): the sorted unique values and, per element of x, its value's index.
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] unique_inverse_result<detail::sort_input_t<A>> unique_inverse(const A& x) {
   auto r =
-      detail::unique_impl<Backend>(detail::materialized<Backend>(x), false, false, true, false);
+      detail::unique_impl<Backend>(eval<Backend>(x), false, false, true, false);
   return {r.values, r.inverse_indices};
 }
 /// numpy.unique_all(x): values, the first index of each in the flattened x, the inverse indices
 /// (x's shape) and the counts.
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] unique_all_result<detail::sort_input_t<A>> unique_all(const A& x) {
-  auto r = detail::unique_impl<Backend>(detail::materialized<Backend>(x), false, true, true, true);
+  auto r = detail::unique_impl<Backend>(eval<Backend>(x), false, true, true, true);
   return {r.values, r.indices, r.inverse_indices, r.counts};
 }
 
@@ -553,14 +550,14 @@ ndarray<R> bincount_impl(const ndarray<T>& x, const ndarray<W>* weights, index_t
 template <class Backend = detail::compiled_backend, array_like X>
 [[nodiscard]] ndarray<std::int64_t> bincount(const X& x, index_t minlength = 0) {
   return detail::bincount_impl<Backend, std::int64_t>(
-      detail::materialized<Backend>(x), static_cast<const ndarray<bool>*>(nullptr), minlength);
+      eval<Backend>(x), static_cast<const ndarray<bool>*>(nullptr), minlength);
 }
 /// numpy.bincount(x, weights, minlength=0): the sums of the weights (as float64) per value. On a
 /// GPU the sums are accumulated in an order that varies from run to run (float rounding).
 template <class Backend = detail::compiled_backend, array_like X, array_like W>
 [[nodiscard]] ndarray<double> bincount(const X& x, const W& weights, index_t minlength = 0) {
-  const auto w = detail::materialized<Backend>(weights);
-  return detail::bincount_impl<Backend, double>(detail::materialized<Backend>(x), &w, minlength);
+  const auto w = eval<Backend>(weights);
+  return detail::bincount_impl<Backend, double>(eval<Backend>(x), &w, minlength);
 }
 
 /// numpy.histogram's result: the counts per bin and the bin edges.
@@ -662,13 +659,13 @@ histogram_result<histogram_edge_t<T>> histogram_uniform(
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] histogram_result<detail::histogram_edge_t<detail::sort_input_t<A>>> histogram(
     const A& a, index_t bins = 10) {
-  return detail::histogram_uniform<Backend>(detail::materialized<Backend>(a), bins, std::nullopt);
+  return detail::histogram_uniform<Backend>(eval<Backend>(a), bins, std::nullopt);
 }
 /// numpy.histogram(a, bins, range=(lo, hi)): values outside [lo, hi] are not counted.
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] histogram_result<detail::histogram_edge_t<detail::sort_input_t<A>>> histogram(
     const A& a, index_t bins, std::pair<double, double> range) {
-  return detail::histogram_uniform<Backend>(detail::materialized<Backend>(a), bins, range);
+  return detail::histogram_uniform<Backend>(eval<Backend>(a), bins, range);
 }
 /// numpy.histogram(a, bins=edges): counts between the given monotonically increasing edges,
 /// compared in the common type of a and the edges. Waits for the device (the edges are checked).
@@ -678,14 +675,14 @@ template <class Backend = detail::compiled_backend, array_like A, array_like B>
   using E = detail::sort_input_t<B>;
   static_assert(!is_complex_v<T> && !is_complex_v<E>,
                 "numpy.histogram of complex values is not supported");
-  const ndarray<E> bins = detail::materialized<Backend>(edges);
+  const ndarray<E> bins = eval<Backend>(edges);
   detail::check_same_device(a.device(), bins.device(), "histogram");
   if (bins.ndim() != 1) throw value_error("`bins` must be 1d, when an array");
   const std::vector<E> host = bins.to_vector();
   for (std::size_t i = 1; i < host.size(); ++i)  // NumPy's any(bins[:-1] > bins[1:])
     if (detail::order_less(host[i], host[i - 1]) && !detail::order_isnan(host[i - 1]))
       throw value_error("`bins` must increase monotonically, when an array");
-  return detail::histogram_with_edges<Backend>(detail::materialized<Backend>(a), bins);
+  return detail::histogram_with_edges<Backend>(eval<Backend>(a), bins);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -697,7 +694,7 @@ template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] ndarray<detail::median_result_t<detail::sort_input_t<A>>> median(
     const A& a, const axis_arg& axis = {}, bool keepdims = false) {
   return detail::order_statistic<Backend, detail::median_result_t<detail::sort_input_t<A>>>(
-      detail::materialized<Backend>(a), {0.5}, {}, detail::order_stat::median, axis, keepdims);
+      eval<Backend>(a), {0.5}, {}, detail::order_stat::median, axis, keepdims);
 }
 
 /// numpy.quantile(a, q, axis=None, keepdims=False), method 'linear'. A scalar q interpolates in
@@ -706,14 +703,14 @@ template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] ndarray<detail::quantile_result_t<detail::sort_input_t<A>>> quantile(
     const A& a, double q, const axis_arg& axis = {}, bool keepdims = false) {
   return detail::quantile_impl<Backend, detail::quantile_result_t<detail::sort_input_t<A>>>(
-      detail::materialized<Backend>(a), {q}, {}, false, axis, keepdims);
+      eval<Backend>(a), {q}, {}, false, axis, keepdims);
 }
 /// numpy.quantile(a, [q...]): float64 results with q's extent first.
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] ndarray<double> quantile(const A& a, const std::vector<double>& q,
                                        const axis_arg& axis = {}, bool keepdims = false) {
   return detail::quantile_impl<Backend, double>(
-      detail::materialized<Backend>(a), q, {static_cast<index_t>(q.size())}, false, axis, keepdims);
+      eval<Backend>(a), q, {static_cast<index_t>(q.size())}, false, axis, keepdims);
 }
 
 /// numpy.percentile(a, q, axis=None, keepdims=False): quantile(a, q / 100); q in [0, 100].
@@ -721,14 +718,14 @@ template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] ndarray<detail::quantile_result_t<detail::sort_input_t<A>>> percentile(
     const A& a, double q, const axis_arg& axis = {}, bool keepdims = false) {
   return detail::quantile_impl<Backend, detail::quantile_result_t<detail::sort_input_t<A>>>(
-      detail::materialized<Backend>(a), {q}, {}, true, axis, keepdims);
+      eval<Backend>(a), {q}, {}, true, axis, keepdims);
 }
 /// numpy.percentile(a, [q...]): float64 results with q's extent first.
 template <class Backend = detail::compiled_backend, array_like A>
 [[nodiscard]] ndarray<double> percentile(const A& a, const std::vector<double>& q,
                                          const axis_arg& axis = {}, bool keepdims = false) {
   return detail::quantile_impl<Backend, double>(
-      detail::materialized<Backend>(a), q, {static_cast<index_t>(q.size())}, true, axis, keepdims);
+      eval<Backend>(a), q, {static_cast<index_t>(q.size())}, true, axis, keepdims);
 }
 
 }  // namespace cunp

@@ -60,10 +60,13 @@ template <class Op, class... X> auto make_expr(X&&... x) {
 /// What element-wise functions accept: arrays, expressions and C++ arithmetic or complex scalars.
 template <class X> concept operand = array_like<X> || is_weak_scalar_v<std::remove_cvref_t<X>>;
 
-/// numpy.asarray of an expression: materialises it into a new C-ordered array on its device.
+/// numpy.asarray of an expression: materialises it into a new C-ordered array on its device,
+/// through Backend (the one place every function turns an expression argument into an array).
 template <class Backend = detail::compiled_backend, class Op, class... Args>
 [[nodiscard]] auto eval(const detail::expr<Op, Args...>& e) {
-  return ndarray<typename detail::expr<Op, Args...>::value_type>(e);
+  ndarray<typename detail::expr<Op, Args...>::value_type> x(e.shape(), e.device());
+  detail::dispatch<Backend>(x.device(), [&](auto be) { evaluate(be, x, e); });
+  return x;
 }
 /// numpy.asarray of an array: the same handle. By value, as every function here that returns an
 /// argument (out=, in-place operators): a reference would dangle when the argument is a

@@ -148,7 +148,7 @@ auto ufunc_object<Op, Arity>::reduceat(const X& x, const std::vector<index_t>& i
   detail::check_method<Op, Arity, Dtype, V>();
   using M = detail::ufunc_reduction<Op>;
   using D = detail::dtype_or_t<Dtype, typename M::template result<V>>;
-  return detail::reduceat<Backend>(detail::as_array<Backend>(in), indices, axis,
+  return detail::reduceat<Backend>(eval<Backend>(in), indices, axis,
                                    typename M::template reducer<V, D>{});
 }
 
