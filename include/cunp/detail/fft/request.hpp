@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cunp/dtype.hpp"
+#include "cunp/ndarray.hpp"
 #include "cunp/shape.hpp"
 
 namespace cunp::detail {
@@ -86,6 +87,29 @@ inline std::vector<fft_step> fft_steps(const fft_request& rq) {
 inline shape_t fft_output_shape(shape_t in, const fft_request& rq) {
   for (const fft_step& s : fft_steps(rq)) in[s.axis] = s.out_extent;
   return in;
+}
+
+/// Runs `steps` from x into out, through C-ordered complex temporaries (dtype C) on x's device
+/// between them: step(dst, src, s, first, last) runs one (first: src is x, the caller's array;
+/// last: dst is out). Both backends' one-axis-at-a-time path.
+template <class C, class O, class T, class Step>
+void run_fft_steps(const ndarray<O>& out, const ndarray<T>& x, const std::vector<fft_step>& steps,
+                   Step&& step) {
+  if (steps.size() == 1) {
+    step(out, x, steps[0], true, true);
+    return;
+  }
+  shape_t shape = x.shape();
+  shape[steps[0].axis] = steps[0].out_extent;
+  ndarray<C> cur(shape, x.device());
+  step(cur, x, steps[0], true, false);
+  for (std::size_t i = 1; i + 1 < steps.size(); ++i) {
+    shape[steps[i].axis] = steps[i].out_extent;
+    ndarray<C> next(shape, x.device());
+    step(next, cur, steps[i], false, false);
+    cur = next;
+  }
+  step(out, cur, steps.back(), false, true);
 }
 
 }  // namespace cunp::detail

@@ -5,8 +5,10 @@
 #pragma once
 #include <complex>
 #include <cstddef>
+#include <cstdint>
 #include <vector>
 
+#include "cunp/detail/core/layout.hpp"
 #include "cunp/detail/cpu/fft/complex_plan.hpp"
 #include "cunp/detail/cpu/fft/real_plan.hpp"
 #include "cunp/detail/fft/request.hpp"
@@ -14,35 +16,6 @@
 #include "cunp/ndarray.hpp"
 
 namespace cunp::detail::cpu_fft {
-
-/// The lines of a one-axis step: every index of the other axes, as offsets into the source and
-/// the destination (C order of the destination's other axes).
-struct lines_of {
-  struct dim {
-    index_t extent, src_stride, dst_stride;
-  };
-  std::vector<dim> dims;  // the other axes, outermost first
-  index_t count = 1;
-
-  lines_of(const shape_t& dst_shape, const strides_t& src_strides, const strides_t& dst_strides,
-           int axis) {
-    for (int d = 0; d < static_cast<int>(dst_shape.size()); ++d) {
-      if (d == axis) continue;
-      dims.push_back({dst_shape[d], src_strides[d], dst_strides[d]});
-      count *= dst_shape[d];
-    }
-  }
-  /// The source and destination offsets of line `l`.
-  void offsets(index_t l, index_t& src, index_t& dst) const {
-    src = dst = 0;
-    for (std::size_t k = dims.size(); k-- > 0;) {
-      const index_t i = l % dims[k].extent;
-      l /= dims[k].extent;
-      src += i * dims[k].src_stride;
-      dst += i * dims[k].dst_stride;
-    }
-  }
-};
 
 template <class C> C scaled(const C& v, typename C::value_type s) {
   return C(v.real() * s, v.imag() * s);
@@ -55,7 +28,9 @@ template <class O, class I>
 void run_step(const ndarray<O>& dst, const ndarray<I>& src, const fft_step& s, double scale) {
   using C = fft_complex_t<O>;
   using R = typename C::value_type;
-  const lines_of lines(dst.shape(), src.strides(), dst.strides(), s.axis);
+  shape_t line_starts = dst.shape();  // every index of the other axes: the loop layout of
+  line_starts[s.axis] = 1;            // the two operands with the axis dropped
+  const auto lines = make_loop_layout<2>(line_starts, {&src.strides(), &dst.strides()});
   const index_t m = src.shape()[s.axis];
   const index_t take = m < s.in_extent ? m : s.in_extent;
   const index_t sstep = src.strides()[s.axis], dstep = dst.strides()[s.axis];
@@ -68,17 +43,17 @@ void run_step(const ndarray<O>& dst, const ndarray<I>& src, const fft_step& s, d
   else rplan = cached_real_plan<R>(s.n);
   const index_t scratch = cplan ? cplan->scratch_size() : rplan->scratch_size();
   const index_t half = s.n / 2 + 1;
-#pragma omp parallel if (lines.count > 1)
+#pragma omp parallel if (lines.size > 1)
   {
     std::vector<C> buf(static_cast<std::size_t>(s.kind == fft_kind::c2c ? s.n : half));
     std::vector<R> reals(static_cast<std::size_t>(s.kind == fft_kind::c2c ? 0 : s.n));
     std::vector<C> work(static_cast<std::size_t>(scratch));
 #pragma omp for schedule(static)
-    for (index_t l = 0; l < lines.count; ++l) {
-      index_t so = 0, d0 = 0;
-      lines.offsets(l, so, d0);
-      const I* line = in + so;
-      O* to = out + d0;
+    for (index_t l = 0; l < lines.size; ++l) {
+      std::int64_t offs[2] = {0, 0};
+      add_offsets(l, lines, offs);
+      const I* line = in + offs[0];
+      O* to = out + offs[1];
       if (s.kind == fft_kind::r2c) {
         for (index_t j = 0; j < take; ++j) reals[j] = convert<R>(line[j * sstep]);
         for (index_t j = take; j < s.n; ++j) reals[j] = R(0);
@@ -103,29 +78,17 @@ void run_step(const ndarray<O>& dst, const ndarray<I>& src, const fft_step& s, d
 
 namespace cunp::detail {
 
-/// The cpu backend of every numpy.fft transform: rq's steps in NumPy's order, through C-ordered
-/// complex temporaries, into `out` (C-ordered, the result's shape); the scale with the last step.
+/// The cpu backend of every numpy.fft transform: rq's steps in NumPy's order into `out`
+/// (C-ordered, the result's shape); the scale with the last step.
 template <class O, class T>
 void fft_run(host_backend, const ndarray<O>& out, const ndarray<T>& x, const fft_request& rq) {
   check_same_device(out.device(), x.device(), "fft");
   require_cpu_for(out.device(), "FFTs");
-  using C = fft_complex_t<O>;
-  const std::vector<fft_step> steps = fft_steps(rq);
-  if (steps.size() == 1) {
-    cpu_fft::run_step(out, x, steps[0], rq.scale);
-    return;
-  }
-  shape_t shape = x.shape();
-  shape[steps[0].axis] = steps[0].out_extent;
-  ndarray<C> cur(shape, cpu);
-  cpu_fft::run_step(cur, x, steps[0], 1);
-  for (std::size_t i = 1; i + 1 < steps.size(); ++i) {
-    shape[steps[i].axis] = steps[i].out_extent;
-    ndarray<C> next(shape, cpu);
-    cpu_fft::run_step(next, cur, steps[i], 1);
-    cur = next;
-  }
-  cpu_fft::run_step(out, cur, steps.back(), rq.scale);
+  run_fft_steps<fft_complex_t<O>>(out, x, fft_steps(rq),
+                                  [&](const auto& dst, const auto& src, const fft_step& s, bool,
+                                      bool last) {
+                                    cpu_fft::run_step(dst, src, s, last ? rq.scale : 1);
+                                  });
 }
 
 }  // namespace cunp::detail

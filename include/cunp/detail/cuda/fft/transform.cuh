@@ -273,22 +273,12 @@ void fft_run_into(const ndarray<D>& dst, const ndarray<T>& x, const fft_request&
       run_block<R>(dst, fft_source<C>(x, rq.axes, extents, true, rq.scale, &scaled), *block);
     }
   } else {
-    const std::vector<fft_step> steps = fft_steps(rq);
-    if (steps.size() == 1) {
-      scaled = step_into<C>(dst, x, steps[0], false, rq.scale);
-    } else {
-      shape_t shape = x.shape();
-      shape[steps[0].axis] = steps[0].out_extent;
-      ndarray<C> cur(shape, x.device());
-      scaled = step_into<C>(cur, x, steps[0], false, rq.scale);
-      for (std::size_t i = 1; i + 1 < steps.size(); ++i) {
-        shape[steps[i].axis] = steps[i].out_extent;
-        ndarray<C> next(shape, x.device());
-        scaled = step_into<C>(next, cur, steps[i], true, scaled ? 1 : rq.scale) || scaled;
-        cur = next;
-      }
-      scaled = step_into<C>(dst, cur, steps.back(), true, scaled ? 1 : rq.scale) || scaled;
-    }
+    double pending = rq.scale;  // the norm's factor until a copy has applied it
+    run_fft_steps<C>(dst, x, fft_steps(rq),
+                     [&](const auto& to, const auto& from, const fft_step& s, bool first, bool) {
+                       if (step_into<C>(to, from, s, !first, pending)) pending = 1;
+                     });
+    scaled = pending == 1;
   }
   if (!scaled && rq.scale != 1) {
     using V = typename C::value_type;
