@@ -58,6 +58,8 @@ inline void require_numpy_error(const std::function<void()>& f, const std::strin
     return expect(type == "ValueError" || type == "OverflowError", e);
   } catch (const cunp::dtype_error& e) {
     return expect(type == "TypeError", e);
+  } catch (const cunp::linalg_error& e) {
+    return expect(type == "LinAlgError", e);
   }
   FAIL("no exception; NumPy raised " << numpy);
 }

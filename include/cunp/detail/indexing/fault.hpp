@@ -1,7 +1,9 @@
 // cunp/detail/indexing/fault.hpp: how a bad index found on a GPU reaches the host. Index kernels
 // run without a host round trip, so they cannot throw: the first bad index of a call is written
 // to a record in device memory, and the next wait for the device turns it into the exception
-// (detail/core/device_wait.hpp). Also the switch that makes index calls wait and throw at once.
+// (detail/core/device_wait.hpp). A singular matrix met by a GPU factorisation (linalg.hpp's
+// solve and inv) takes the same way. Also the switch that makes index calls, and those linalg
+// calls, wait and throw at once.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -42,7 +44,8 @@ class index_checking_guard {
 
 namespace detail {
 
-/// The operations that index arrays, as their errors name them.
+/// The operations that index arrays, as their errors name them, and the linear-algebra failures
+/// a GPU factorisation reports through the same record (its `info`, read without a wait).
 enum class index_op : std::int32_t {
   take,
   put,
@@ -53,7 +56,8 @@ enum class index_op : std::int32_t {
   subtract_at,
   multiply_at,
   maximum_at,
-  minimum_at
+  minimum_at,
+  singular_matrix  ///< an LU factorisation met an exactly zero pivot (solve, inv)
 };
 inline const char* index_op_name(index_op op) {
   switch (op) {
@@ -77,6 +81,8 @@ inline const char* index_op_name(index_op op) {
       return "maximum_at";
     case index_op::minimum_at:
       return "minimum_at";
+    case index_op::singular_matrix:
+      return "solve";
   }
   return "indexing";
 }
@@ -108,9 +114,11 @@ inline std::string out_of_bounds_text(long long value, long long size, int axis)
 inline constexpr const char* invalid_choice_text = "invalid entry in choice array";
 
 /// The exception a bad index found on a GPU surfaces as, prefixed with the operation's name:
-/// index_error, or value_error for choose (NumPy raises ValueError there).
+/// index_error, or value_error for choose (NumPy raises ValueError there); a linear-algebra
+/// failure as NumPy's LinAlgError text alone.
 [[noreturn]] inline void throw_index_fault(const index_fault& f) {
   const auto op = static_cast<index_op>(f.op);
+  if (op == index_op::singular_matrix) throw linalg_error("Singular matrix");  // NumPy's text
   const std::string name = index_op_name(op);
   if (op == index_op::choose) throw value_error(name + ": " + invalid_choice_text);
   throw index_error(name + ": " + out_of_bounds_text(f.value, f.size, f.axis));

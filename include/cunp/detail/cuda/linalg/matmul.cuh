@@ -1,0 +1,254 @@
+// cunp/detail/cuda/linalg/matmul.cuh: the CUDA backend of matmul. Floating and complex products
+// are one cuBLAS strided-batched call per group of matrices the batch strides can step through
+// (every batch when the batch axes merge into one, as they do for C-ordered and simply broadcast
+// operands); an operand's transposition is cuBLAS's operation flag and its row or column stride
+// the leading dimension, so only a matrix with neither unit stride (or a negative batch stride)
+// is copied first, once per distinct matrix, its broadcast axes left broadcast. Integer and bool
+// products, which cuBLAS does not compute with NumPy's wrap-around, run on a tiled kernel here.
+#pragma once
+#include <cublas_v2.h>
+
+#include <algorithm>
+#include <complex>
+#include <cstdint>
+#include <type_traits>
+
+#include "cunp/detail/cuda/core/cublas.cuh"
+#include "cunp/detail/cuda/core/launch.cuh"
+#include "cunp/detail/linalg/gemm_problem.hpp"
+#include "cunp/manipulation.hpp"
+#include "cunp/ndarray.hpp"
+#include "cunp/ufunc.hpp"
+
+namespace cunp::detail::cuda {
+
+/// cuBLAS's data type, compute type and scalar type of a product of T.
+template <class T> struct blas_types;
+template <> struct blas_types<float16> {
+  static constexpr cudaDataType_t data = CUDA_R_16F;
+  static constexpr cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+  using scalar = float;
+};
+template <> struct blas_types<bfloat16> {
+  static constexpr cudaDataType_t data = CUDA_R_16BF;
+  static constexpr cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+  using scalar = float;
+};
+template <> struct blas_types<float> {
+  static constexpr cudaDataType_t data = CUDA_R_32F;
+  static constexpr cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+  using scalar = float;
+};
+template <> struct blas_types<double> {
+  static constexpr cudaDataType_t data = CUDA_R_64F;
+  static constexpr cublasComputeType_t compute = CUBLAS_COMPUTE_64F;
+  using scalar = double;
+};
+template <> struct blas_types<std::complex<float>> {
+  static constexpr cudaDataType_t data = CUDA_C_32F;
+  static constexpr cublasComputeType_t compute = CUBLAS_COMPUTE_32F;
+  using scalar = std::complex<float>;
+};
+template <> struct blas_types<std::complex<double>> {
+  static constexpr cudaDataType_t data = CUDA_C_64F;
+  static constexpr cublasComputeType_t compute = CUBLAS_COMPUTE_64F;
+  using scalar = std::complex<double>;
+};
+
+/// An operand X (rows x cols, element (i, j) at i * rs + j * cs) as cuBLAS needs it: op(M) = X^T
+/// of a column-major M with leading dimension ld (a row-major X is M itself, op N; a
+/// column-major X is M^T, op T); fits is false when neither describes X.
+struct blas_layout {
+  cublasOperation_t op = CUBLAS_OP_N;
+  std::int64_t ld = 1;
+  bool fits = false;
+};
+inline blas_layout blas_layout_of(index_t rows, index_t cols, index_t rs, index_t cs) {
+  const index_t r1 = std::max<index_t>(rows, 1), c1 = std::max<index_t>(cols, 1);
+  if (cs == 1 || cols == 1) {
+    const index_t ld = rows == 1 ? c1 : rs;
+    if (ld >= c1) return {CUBLAS_OP_N, ld, true};
+  }
+  if (rs == 1 || rows == 1) {
+    const index_t ld = cols == 1 ? r1 : cs;
+    if (ld >= r1) return {CUBLAS_OP_T, ld, true};
+  }
+  return {};
+}
+
+/// Whether cuBLAS can read x (batch..., rows, cols) where it lies.
+template <class T> bool blas_readable(const ndarray<T>& x) {
+  const int nd = x.ndim();
+  for (int d = 0; d < nd - 2; ++d)
+    if (x.strides()[d] < 0 && x.shape()[d] > 1) return false;
+  return blas_layout_of(x.shape()[nd - 2], x.shape()[nd - 1], x.strides()[nd - 2],
+                        x.strides()[nd - 1])
+      .fits;
+}
+
+/// x's distinct elements as an array: its broadcast (stride-0) batch axes cut to extent 1.
+template <class T> ndarray<T> unbroadcast(const ndarray<T>& x) {
+  shape_t s = x.shape();
+  for (int d = 0; d + 2 < x.ndim(); ++d)
+    if (x.strides()[d] == 0) s[d] = 1;
+  return ndarray<T>(x.storage(), x.offset(), s, x.strides());
+}
+
+/// x where cuBLAS can read it: x itself, or a C-ordered copy of its distinct matrices, broadcast
+/// back to x's shape.
+template <class T> ndarray<T> blas_operand(const ndarray<T>& x) {
+  if (blas_readable(x)) return x;
+  return broadcast_to(unbroadcast(x).copy(), x.shape());
+}
+
+/// f(a_offset, b_offset, c_offset, count, a_stride, b_stride, c_stride) for every index of the
+/// batch axes but the last, the last (count, strides) left to one batched call.
+template <class T, class U, class F> void for_each_batch_group(const gemm_problem<T, U>& p, F&& f) {
+  const std::size_t nb = p.batch.size();
+  if (nb == 0) return f(index_t{0}, index_t{0}, index_t{0}, index_t{1}, index_t{0}, index_t{0},
+                        index_t{0});
+  const index_t count = p.batch[nb - 1];
+  index_t groups = 1;
+  for (std::size_t d = 0; d + 1 < nb; ++d) groups *= p.batch[d];
+  for (index_t g = 0; g < groups; ++g) {
+    index_t oa = 0, ob = 0, oc = 0, rest = g;
+    for (std::size_t d = nb - 1; d-- > 0;) {
+      const index_t i = rest % p.batch[d];
+      rest /= p.batch[d];
+      oa += i * p.a.batch[d];
+      ob += i * p.b.batch[d];
+      oc += i * p.c.batch[d];
+    }
+    f(oa, ob, oc, count, p.a.batch[nb - 1], p.b.batch[nb - 1], p.c.batch[nb - 1]);
+  }
+}
+
+/// c = alpha * a @ b + beta * c by cuBLAS, In the operands' type, Out the result's (C-ordered),
+/// a and b readable where they lie (blas_operand).
+template <class In, class Out>
+void blas_matmul(const ndarray<Out>& c, const ndarray<In>& a, const ndarray<In>& b,
+                 cublasComputeType_t compute, typename blas_types<Out>::scalar beta) {
+  using S = typename blas_types<Out>::scalar;
+  const auto p = make_gemm_problem(c, a, b, matmul_precision::highest);
+  // C^T (n x m, column-major) = B^T A^T: B's layout first.
+  const blas_layout lb = blas_layout_of(p.k, p.n, p.b.rs, p.b.cs);
+  const blas_layout la = blas_layout_of(p.m, p.k, p.a.rs, p.a.cs);
+  const std::int64_t ldc = p.m == 1 ? std::max<index_t>(p.n, 1) : p.c.rs;
+  const int dev = c.device().index();
+  device_scope scope(dev);
+  cublasHandle_t h = cublas_handle(dev);
+  const S alpha(1);
+  const cudaDataType_t tin = blas_types<In>::data, tout = blas_types<Out>::data;
+  for_each_batch_group(p, [&](index_t oa, index_t ob, index_t oc, index_t count, index_t sa,
+                              index_t sb, index_t sc) {
+    CUNP_CUBLAS_CHECK(cublasGemmStridedBatchedEx_64(
+        h, lb.op, la.op, p.n, p.m, p.k, &alpha, p.b.data + ob, tin, lb.ld, sb, p.a.data + oa, tin,
+        la.ld, sa, &beta, p.c.data + oc, tout, ldc, sc, count, compute, CUBLAS_GEMM_DEFAULT));
+  });
+}
+
+/// bf16x3: x's bfloat16 parts hi = bf16(x), lo = bf16(x - hi), C-ordered over x's distinct
+/// matrices and broadcast back.
+inline std::pair<ndarray<bfloat16>, ndarray<bfloat16>> bf16_parts(const ndarray<float>& x) {
+  const ndarray<float> u = unbroadcast(x);
+  const ndarray<bfloat16> hi = eval<cuda_backend>(astype<bfloat16>(u));
+  const ndarray<bfloat16> lo = eval<cuda_backend>(astype<bfloat16>(u - astype<float>(hi)));
+  return {broadcast_to(hi, x.shape()), broadcast_to(lo, x.shape())};
+}
+
+/// The integer and bool product's tile: a block of tile x tile threads computes as many results,
+/// stepping through k a tile at a time with both operands' tiles in shared memory.
+inline constexpr int int_tile = 16;
+
+/// Sums in T's unsigned type (wrap-around without signed overflow), bool as OR of ANDs.
+template <class T> struct int_math { using type = std::make_unsigned_t<T>; };
+template <> struct int_math<bool> { using type = bool; };
+
+/// One group of int_matmul_kernel's products: each matrix's element strides and the steps
+/// between the group's `count` matrices (the kernel's arguments, trivially copyable).
+template <class T> struct int_matmul_args {
+  const T *a, *b;
+  T* c;
+  index_t m, n, k, a_rs, a_cs, b_rs, b_cs, c_rs, c_cs, count, a_step, b_step, c_step;
+};
+
+template <class T> CUNP_KERNEL void int_matmul_kernel(int_matmul_args<T> p) {
+  using M = typename int_math<T>::type;
+  __shared__ M ta[int_tile][int_tile], tb[int_tile][int_tile];
+  const index_t j = static_cast<index_t>(blockIdx.x) * int_tile + threadIdx.x;
+  // Grid-stride over row tiles and matrices (the grid's y and z extents stop at 65535); the
+  // loops' bounds are the block's, so every thread reaches each __syncthreads.
+  for (index_t z = blockIdx.z; z < p.count; z += gridDim.z)
+  for (index_t i0 = index_t(blockIdx.y) * int_tile; i0 < p.m; i0 += index_t(gridDim.y) * int_tile) {
+    const index_t i = i0 + threadIdx.y;
+    const T* a = p.a + z * p.a_step;
+    const T* b = p.b + z * p.b_step;
+    M acc{};
+    for (index_t l0 = 0; l0 < p.k; l0 += int_tile) {
+      const index_t la = l0 + threadIdx.x, lb = l0 + threadIdx.y;
+      ta[threadIdx.y][threadIdx.x] =
+          i < p.m && la < p.k ? static_cast<M>(a[i * p.a_rs + la * p.a_cs]) : M{};
+      tb[threadIdx.y][threadIdx.x] =
+          lb < p.k && j < p.n ? static_cast<M>(b[lb * p.b_rs + j * p.b_cs]) : M{};
+      __syncthreads();
+      for (int l = 0; l < int_tile; ++l) {
+        if constexpr (std::is_same_v<T, bool>)
+          acc = acc || (ta[threadIdx.y][l] && tb[l][threadIdx.x]);
+        else
+          acc = static_cast<M>(acc + static_cast<M>(ta[threadIdx.y][l] * tb[l][threadIdx.x]));
+      }
+      __syncthreads();
+    }
+    if (i < p.m && j < p.n) p.c[z * p.c_step + i * p.c_rs + j * p.c_cs] = static_cast<T>(acc);
+  }
+}
+
+template <class T> void int_matmul(const ndarray<T>& c, const ndarray<T>& a, const ndarray<T>& b) {
+  const auto p = make_gemm_problem(c, a, b, matmul_precision::highest);
+  const int dev = c.device().index();
+  device_scope scope(dev);
+  const cudaStream_t st = current_stream(dev);
+  for_each_batch_group(p, [&](index_t oa, index_t ob, index_t oc, index_t count, index_t sa,
+                              index_t sb, index_t sc) {
+    const int_matmul_args<T> args{p.a.data + oa, p.b.data + ob, p.c.data + oc, p.m, p.n, p.k,
+                                  p.a.rs, p.a.cs, p.b.rs, p.b.cs, p.c.rs, p.c.cs, count, sa, sb,
+                                  sc};
+    const dim3 block(int_tile, int_tile);
+    const dim3 grid(static_cast<unsigned>((p.n + int_tile - 1) / int_tile),
+                    static_cast<unsigned>(std::min<index_t>((p.m + int_tile - 1) / int_tile, 65535)),
+                    static_cast<unsigned>(std::min<index_t>(count, 65535)));
+    int_matmul_kernel<T><<<grid, block, 0, st>>>(args);
+    CUNP_CUDA_CHECK_LAUNCH("int_matmul_kernel");
+  });
+}
+
+}  // namespace cunp::detail::cuda
+
+namespace cunp::detail {
+
+/// c = a @ b: a (batch, m, k) and b (batch, k, n) broadcast views, c (batch, m, n) C-ordered.
+template <class T>
+void matmul_run(cuda_backend, const ndarray<T>& c, const ndarray<T>& a, const ndarray<T>& b,
+                matmul_precision precision) {
+  if constexpr (!is_floating_v<T> && !is_complex_v<T>) {
+    cuda::int_matmul(c, a, b);
+  } else {
+    using S = typename cuda::blas_types<T>::scalar;
+    const ndarray<T> x = cuda::blas_operand(a), y = cuda::blas_operand(b);
+    if constexpr (std::is_same_v<T, float>) {
+      if (precision == matmul_precision::tf32)
+        return cuda::blas_matmul(c, x, y, CUBLAS_COMPUTE_32F_FAST_TF32, 0.0f);
+      if (precision == matmul_precision::bf16x3) {
+        // The two cross terms first, hi·hi last: the small terms add up before the large one.
+        const auto [xh, xl] = cuda::bf16_parts(x);
+        const auto [yh, yl] = cuda::bf16_parts(y);
+        cuda::blas_matmul(c, xh, yl, CUBLAS_COMPUTE_32F, 0.0f);
+        cuda::blas_matmul(c, xl, yh, CUBLAS_COMPUTE_32F, 1.0f);
+        return cuda::blas_matmul(c, xh, yh, CUBLAS_COMPUTE_32F, 1.0f);
+      }
+    }
+    cuda::blas_matmul(c, x, y, cuda::blas_types<T>::compute, S(0));
+  }
+}
+
+}  // namespace cunp::detail
