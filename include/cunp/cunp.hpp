@@ -7,6 +7,7 @@
 #include "cunp/compare.hpp"
 #include "cunp/config.hpp"
 #include "cunp/creation.hpp"
+#include "cunp/decompositions.hpp"
 #include "cunp/device.hpp"
 #include "cunp/dtype.hpp"
 #include "cunp/einsum.hpp"

@@ -204,3 +204,6 @@ template <class Backend = detail::compiled_backend, array_like A>
 #if defined(__CUDACC__)
 #include "cunp/detail/cuda/linalg/lu.cuh"
 #endif
+
+// The rest of numpy.linalg, which builds on this header: <cunp/linalg.hpp> gives all of it.
+#include "cunp/decompositions.hpp"

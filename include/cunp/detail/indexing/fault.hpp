@@ -57,7 +57,10 @@ enum class index_op : std::int32_t {
   multiply_at,
   maximum_at,
   minimum_at,
-  singular_matrix  ///< an LU factorisation met an exactly zero pivot (solve, inv)
+  singular_matrix,        ///< an LU factorisation met an exactly zero pivot (solve, inv)
+  not_positive_definite,  ///< a Cholesky factorisation met a pivot <= 0 (cholesky)
+  svd_not_converged,      ///< svd's iteration did not converge
+  eig_not_converged       ///< eigh's or eig's iteration did not converge
 };
 inline const char* index_op_name(index_op op) {
   switch (op) {
@@ -83,6 +86,12 @@ inline const char* index_op_name(index_op op) {
       return "minimum_at";
     case index_op::singular_matrix:
       return "solve";
+    case index_op::not_positive_definite:
+      return "cholesky";
+    case index_op::svd_not_converged:
+      return "svd";
+    case index_op::eig_not_converged:
+      return "eig";
   }
   return "indexing";
 }
@@ -118,7 +127,11 @@ inline constexpr const char* invalid_choice_text = "invalid entry in choice arra
 /// failure as NumPy's LinAlgError text alone.
 [[noreturn]] inline void throw_index_fault(const index_fault& f) {
   const auto op = static_cast<index_op>(f.op);
-  if (op == index_op::singular_matrix) throw linalg_error("Singular matrix");  // NumPy's text
+  // NumPy's LinAlgError texts
+  if (op == index_op::singular_matrix) throw linalg_error("Singular matrix");
+  if (op == index_op::not_positive_definite) throw linalg_error("Matrix is not positive definite");
+  if (op == index_op::svd_not_converged) throw linalg_error("SVD did not converge");
+  if (op == index_op::eig_not_converged) throw linalg_error("Eigenvalues did not converge");
   const std::string name = index_op_name(op);
   if (op == index_op::choose) throw value_error(name + ": " + invalid_choice_text);
   throw index_error(name + ": " + out_of_bounds_text(f.value, f.size, f.axis));

@@ -3,9 +3,7 @@
 // transpose (det(A^T) = det(A); A x = b is A^T's transposed solve, CUBLAS_OP_T): stacks of small
 // matrices by cuBLAS's batched getrf/getrs (one call for the stack), larger ones by cuSOLVER's
 // 64-bit cusolverDnXgetrf/Xgetrs, one call per matrix. A singular matrix (getrf's info > 0)
-// reaches the host through the device's fault record (detail/indexing/fault.hpp), with no wait:
-// the next wait for the device throws NumPy's LinAlgError, or the call itself under
-// index_checking::eager.
+// reaches the host with no wait (solver_status.cuh).
 #pragma once
 #include <cublas_v2.h>
 #include <cusolverDn.h>
@@ -20,8 +18,8 @@
 #include "cunp/detail/cuda/core/cusolver.cuh"
 #include "cunp/detail/cuda/core/launch.cuh"
 #include "cunp/detail/cuda/core/workspace.cuh"
-#include "cunp/detail/cuda/indexing/fault.cuh"
 #include "cunp/detail/cuda/linalg/matmul.cuh"
+#include "cunp/detail/cuda/linalg/solver_status.cuh"
 #include "cunp/manipulation.hpp"
 #include "cunp/ndarray.hpp"
 
@@ -52,23 +50,6 @@ CUNP_BATCHED_LU(double, double, D)
 CUNP_BATCHED_LU(std::complex<float>, cuComplex, C)
 CUNP_BATCHED_LU(std::complex<double>, cuDoubleComplex, Z)
 #undef CUNP_BATCHED_LU
-
-/// out[z] = base + z * step: the pointer arrays of cuBLAS's batched calls.
-template <class T> CUNP_KERNEL void pointers_kernel(T** out, T* base, index_t step, index_t count) {
-  const index_t z = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
-  if (z < count) out[z] = base + z * step;
-}
-
-/// The calling thread's cuSOLVER params object (default settings), made once.
-inline cusolverDnParams_t cusolver_params() {
-  struct holder {
-    cusolverDnParams_t p = nullptr;
-    holder() { CUNP_CUSOLVER_CHECK(cusolverDnCreateParams(&p)); }
-    ~holder() { cusolverDnDestroyParams(p); }
-  };
-  thread_local holder h;
-  return h.p;
-}
 
 /// The factors of a C-ordered stack (count, n, n), in place, with their pivots and info (one
 /// int per matrix). P is int for the batched route, int64 for cuSOLVER's.
@@ -112,30 +93,6 @@ template <class T> lu_factors lu_factor(const ndarray<T>& lu, index_t count, ind
                                          device_bytes, host.data(), host_bytes,
                                          f.info.data() + z));
   return f;
-}
-
-/// Queues the check of a factorisation's info: the first matrix with info > 0 claims the
-/// device's fault record as a singular matrix (commit_fault_kernel's protocol).
-CUNP_KERNEL void commit_singular_kernel(index_fault* f, unsigned long long call, const int* info,
-                                        index_t count) {
-  for (index_t z = 0; z < count; ++z)
-    if (info[z] > 0) {
-      if (atomicCAS(&f->owner, 0ull, call) != 0ull) return;  // an earlier fault is pending
-      f->value = z;
-      f->op = static_cast<std::int32_t>(index_op::singular_matrix);
-      __threadfence();
-      atomicExch(&f->ready, call);
-      return;
-    }
-}
-
-inline void report_singular(const ndarray<int>& info, index_t count) {
-  const fault_scope fs(info.device().index());
-  commit_singular_kernel<<<1, 1, 0, fs.stream()>>>(fs.record(), fs.call(), info.data(), count);
-  CUNP_CUDA_CHECK_LAUNCH("commit_singular_kernel");
-  arm_index_faults(fs.dev(), stream_for(fs.dev()));
-  if (get_index_checking() == index_checking::eager)
-    wait_for_device(info.device(), "solve (index_checking::eager)");
 }
 
 template <class R> __device__ R modulus(R x) { return real_fabs(x); }
@@ -226,7 +183,7 @@ void solve_run(cuda_backend, const ndarray<T>& x, const ndarray<T>& a, const nda
                                            rhs.data() + z * n * k, n, status.data() + z));
   }
   copyto<cuda_backend>(x, swapaxes(rhs, -1, -2));
-  cuda::report_singular(f.info, count);
+  cuda::report_linalg_failure(f.info, count, index_op::singular_matrix);
 }
 
 }  // namespace cunp::detail

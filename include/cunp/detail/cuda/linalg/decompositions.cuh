@@ -1,0 +1,232 @@
+// cunp/detail/cuda/linalg/decompositions.cuh: the CUDA backend of cholesky, qr, eigh and svd
+// through cuSOLVER's 64-bit API (Xpotrf, Xgeqrf, Xsyevd, Xgesvd; orgqr/ungqr, which has no 64-bit
+// form), one call per matrix of the batch. cuSOLVER is column-major: a C-ordered matrix is its
+// transpose there, which each routine below either uses as it is (the transpose of a Hermitian
+// matrix is its conjugate; the SVD of A^T holds A's factors swapped) or undoes with one copy.
+// A failure (info > 0) surfaces with no wait (solver_status.cuh).
+#pragma once
+#include <cusolverDn.h>
+
+#include <climits>
+#include <complex>
+#include <cstdint>
+#include <vector>
+
+#include "cunp/detail/cpu/linalg/decompositions.hpp"
+#include "cunp/detail/cuda/core/cusolver.cuh"
+#include "cunp/detail/cuda/core/workspace.cuh"
+#include "cunp/detail/cuda/linalg/matmul.cuh"
+#include "cunp/detail/cuda/linalg/solver_status.cuh"
+#include "cunp/manipulation.hpp"
+#include "cunp/ndarray.hpp"
+#include "cunp/ufunc.hpp"
+
+namespace cunp::detail::cuda {
+
+/// orgqr/ungqr of T (the legacy 32-bit API: cuSOLVER has no 64-bit form).
+template <class T> struct orgqr;
+#define CUNP_ORGQR(T, B, NAME)                                                                    \
+  template <> struct orgqr<T> {                                                                   \
+    static cusolverStatus_t size(cusolverDnHandle_t h, int m, int n, int k, const T* a, int lda,  \
+                                 const T* tau, int* lwork) {                                      \
+      return cusolverDn##NAME##_bufferSize(h, m, n, k, reinterpret_cast<const B*>(a), lda,        \
+                                           reinterpret_cast<const B*>(tau), lwork);               \
+    }                                                                                             \
+    static cusolverStatus_t run(cusolverDnHandle_t h, int m, int n, int k, T* a, int lda,         \
+                                const T* tau, T* work, int lwork, int* info) {                    \
+      return cusolverDn##NAME(h, m, n, k, reinterpret_cast<B*>(a), lda,                           \
+                              reinterpret_cast<const B*>(tau), reinterpret_cast<B*>(work), lwork, \
+                              info);                                                              \
+    }                                                                                             \
+  };
+CUNP_ORGQR(float, float, Sorgqr)
+CUNP_ORGQR(double, double, Dorgqr)
+CUNP_ORGQR(std::complex<float>, cuComplex, Cungqr)
+CUNP_ORGQR(std::complex<double>, cuDoubleComplex, Zungqr)
+#undef CUNP_ORGQR
+
+/// One device buffer and one host buffer of the sizes a cuSOLVER _bufferSize call reported.
+struct solver_work {
+  solver_work(int dev, std::size_t device_bytes, std::size_t host_bytes)
+      : device(dev, device_bytes), device_bytes(device_bytes), host(host_bytes) {}
+  workspace device;
+  std::size_t device_bytes;
+  std::vector<char> host;
+};
+
+inline int int_extent(index_t v, const char* what) {
+  if (v > INT_MAX)
+    throw value_error(std::string(what) + ": a matrix side of " + std::to_string(v) +
+                      " exceeds cuSOLVER's 32-bit orgqr");
+  return static_cast<int>(v);
+}
+
+}  // namespace cunp::detail::cuda
+
+namespace cunp::detail {
+
+/// The Cholesky factor of each matrix of the C-ordered (batch, n, n) a, in place. cuSOLVER's
+/// upper factor of the column-major view conj(A) = U^H U is L^T there, so it reads as NumPy's L
+/// in C order (and its lower factor as U): no copy; the other triangle is zeroed after.
+template <class T> void cholesky_run(cuda_backend, const ndarray<T>& a, bool upper) {
+  const index_t n = a.shape().back(), count = matrix_count(a, n, n);
+  const int dev = a.device().index();
+  cuda::device_scope scope(dev);
+  const cusolverDnHandle_t h = cuda::cusolver_handle(dev);
+  const cudaDataType_t type = cuda::blas_types<T>::data;
+  const cublasFillMode_t fill = upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+  std::size_t dbytes = 0, hbytes = 0;
+  CUNP_CUSOLVER_CHECK(cusolverDnXpotrf_bufferSize(h, cuda::cusolver_params(), fill, n, type,
+                                                  a.data(), n, type, &dbytes, &hbytes));
+  cuda::solver_work w(dev, dbytes, hbytes);
+  const ndarray<int> info({count}, a.device());
+  for (index_t z = 0; z < count; ++z)
+    CUNP_CUSOLVER_CHECK(cusolverDnXpotrf(h, cuda::cusolver_params(), fill, n, type,
+                                         a.data() + z * n * n, n, type, w.device.data(), dbytes,
+                                         w.host.data(), hbytes, info.data() + z));
+  tri_zero(a, 0, !upper);  // the triangle cuSOLVER did not write
+  cuda::report_linalg_failure(info, count, index_op::not_positive_definite);
+}
+
+/// geqrf of each m x n matrix of x (batch, m, n): h (batch, n, m) C-ordered is the column-major
+/// matrix cuSOLVER factorises in place, NumPy's mode='raw' array; tau (batch, min(m, n)).
+template <class T>
+void qr_factor_run(cuda_backend, const ndarray<T>& x, const ndarray<T>& h, const ndarray<T>& tau) {
+  const index_t m = x.shape()[x.ndim() - 2], n = x.shape().back(), k = std::min(m, n);
+  const index_t count = matrix_count(h, n, m);
+  copyto<cuda_backend>(h, swapaxes(x, -1, -2));
+  const int dev = x.device().index();
+  cuda::device_scope scope(dev);
+  const cusolverDnHandle_t hd = cuda::cusolver_handle(dev);
+  const cudaDataType_t type = cuda::blas_types<T>::data;
+  std::size_t dbytes = 0, hbytes = 0;
+  CUNP_CUSOLVER_CHECK(cusolverDnXgeqrf_bufferSize(hd, cuda::cusolver_params(), m, n, type, h.data(),
+                                                  m, type, tau.data(), type, &dbytes, &hbytes));
+  cuda::solver_work w(dev, dbytes, hbytes);
+  const ndarray<int> info({count}, x.device());  // geqrf fails only on bad arguments
+  for (index_t z = 0; z < count; ++z)
+    CUNP_CUSOLVER_CHECK(cusolverDnXgeqrf(
+        hd, cuda::cusolver_params(), m, n, type, h.data() + z * m * n, m, type, tau.data() + z * k,
+        type, w.device.data(), dbytes, w.host.data(), hbytes, info.data() + z));
+}
+
+/// The first cols columns of each Q of qr_factor_run's (h, tau) into q (batch, m, cols)
+/// C-ordered: orgqr in a column-major m x cols buffer whose first min(m, n) columns start as
+/// the reflectors, then one transposing copy.
+template <class T>
+void qr_q_run(cuda_backend, const ndarray<T>& h, const ndarray<T>& tau, const ndarray<T>& q) {
+  const index_t n = h.shape()[h.ndim() - 2], m = h.shape().back(), cols = q.shape().back();
+  const index_t k = std::min(m, n), count = matrix_count(q, m, cols);
+  shape_t bs = q.shape();
+  std::swap(bs[bs.size() - 1], bs[bs.size() - 2]);
+  ndarray<T> buf = zeros<T>(bs, q.device());  // (batch, cols, m): column-major m x cols
+  copyto<cuda_backend>(view(buf, ellipsis, slice(0, k), all), view(h, ellipsis, slice(0, k), all));
+  const int dev = q.device().index();
+  cuda::device_scope scope(dev);
+  const cusolverDnHandle_t hd = cuda::cusolver_handle(dev);
+  const int mi = cuda::int_extent(m, "qr"), ci = cuda::int_extent(cols, "qr");
+  const int ki = static_cast<int>(k);
+  int lwork = 0;
+  CUNP_CUSOLVER_CHECK(cuda::orgqr<T>::size(hd, mi, ci, ki, buf.data(), mi, tau.data(), &lwork));
+  const ndarray<T> work({std::max(lwork, 1)}, q.device());
+  const ndarray<int> info({count}, q.device());
+  for (index_t z = 0; z < count; ++z)
+    CUNP_CUSOLVER_CHECK(cuda::orgqr<T>::run(hd, mi, ci, ki, buf.data() + z * m * cols, mi,
+                                            tau.data() + z * k, work.data(), lwork,
+                                            info.data() + z));
+  copyto<cuda_backend>(q, swapaxes(buf, -1, -2));
+}
+
+/// The eigenvalues w (batch, n) of each Hermitian matrix of the C-ordered (batch, n, n) a, one
+/// triangle read (upper: UPLO='U', the column-major view's lower one); with vectors, a becomes
+/// the eigenvectors as columns. Xsyevd sees conj(A), whose vectors are the conjugates: they come
+/// out as rows, so one conjugating transpose makes them A's columns.
+template <class T, class R>
+void eigh_run(cuda_backend, const ndarray<T>& a, const ndarray<R>& w, bool vectors, bool upper) {
+  const index_t n = a.shape().back(), count = matrix_count(a, n, n);
+  const int dev = a.device().index();
+  {
+    cuda::device_scope scope(dev);
+    const cusolverDnHandle_t h = cuda::cusolver_handle(dev);
+    const cudaDataType_t type = cuda::blas_types<T>::data, rtype = cuda::blas_types<R>::data;
+    const cusolverEigMode_t job = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    const cublasFillMode_t fill = upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+    std::size_t dbytes = 0, hbytes = 0;
+    CUNP_CUSOLVER_CHECK(cusolverDnXsyevd_bufferSize(h, cuda::cusolver_params(), job, fill, n, type,
+                                                    a.data(), n, rtype, w.data(), type, &dbytes,
+                                                    &hbytes));
+    cuda::solver_work work(dev, dbytes, hbytes);
+    const ndarray<int> info({count}, a.device());
+    for (index_t z = 0; z < count; ++z)
+      CUNP_CUSOLVER_CHECK(cusolverDnXsyevd(h, cuda::cusolver_params(), job, fill, n, type,
+                                           a.data() + z * n * n, n, rtype, w.data() + z * n, type,
+                                           work.device.data(), dbytes, work.host.data(), hbytes,
+                                           info.data() + z));
+    cuda::report_linalg_failure(info, count, index_op::eig_not_converged);
+  }
+  if (!vectors) return;
+  const ndarray<T> rows = a.copy();
+  if constexpr (is_complex_v<T>)
+    copyto<cuda_backend>(a, conj(swapaxes(rows, -1, -2)));
+  else
+    copyto<cuda_backend>(a, swapaxes(rows, -1, -2));
+}
+
+/// The singular values s (batch, k = min(m, n)) of each matrix of the C-ordered (batch, m, n) a
+/// (overwritten), and with compute_uv u, vh (C-ordered; (batch, m, m), (batch, n, n) with
+/// full_matrices, else (batch, m, k), (batch, k, n)). Xgesvd wants at least as many rows as
+/// columns. A wide matrix's C-ordered buffer is that already (A^T, n x m): of A^T = conj(V) S U^T
+/// its left factor conj(V) read in C order is Vh and its VT = U^T is U, so cuSOLVER writes
+/// straight into vh and u. A tall one is factorised as A, in a transposed copy, and its factors
+/// transposed back.
+template <class T, class R>
+void svd_run(cuda_backend, const ndarray<T>& a, const ndarray<R>& s, const ndarray<T>& u,
+             const ndarray<T>& vh, bool full_matrices, bool compute_uv) {
+  const index_t m = a.shape()[a.ndim() - 2], n = a.shape().back(), k = std::min(m, n);
+  const index_t count = matrix_count(a, m, n);
+  const bool wide = m < n;
+  const index_t rows = wide ? n : m, cols = wide ? m : n;  // the column-major problem
+  const ndarray<T> b = wide ? a : swapaxes(a, -1, -2).copy();
+  // the problem's U (rows x ucols) and VT (cols x cols), column-major
+  const index_t ucols = full_matrices ? rows : cols;
+  ndarray<T> ub, vb;
+  if (compute_uv) {
+    if (wide) {
+      ub = vh;
+      vb = u;
+    } else {
+      shape_t us = u.shape(), vs = vh.shape();
+      std::swap(us[us.size() - 1], us[us.size() - 2]);
+      ub = ndarray<T>(us, a.device());
+      vb = ndarray<T>(vs, a.device());
+    }
+  }
+  const signed char job = !compute_uv ? 'N' : full_matrices ? 'A' : 'S';
+  const int dev = a.device().index();
+  {
+    cuda::device_scope scope(dev);
+    const cusolverDnHandle_t h = cuda::cusolver_handle(dev);
+    const cudaDataType_t type = cuda::blas_types<T>::data, rtype = cuda::blas_types<R>::data;
+    T* up = compute_uv ? ub.data() : nullptr;
+    T* vp = compute_uv ? vb.data() : nullptr;
+    const index_t ldu = rows, ldv = cols;
+    std::size_t dbytes = 0, hbytes = 0;
+    CUNP_CUSOLVER_CHECK(cusolverDnXgesvd_bufferSize(
+        h, cuda::cusolver_params(), job, job, rows, cols, type, b.data(), rows, rtype, s.data(),
+        type, up, ldu, type, vp, ldv, type, &dbytes, &hbytes));
+    cuda::solver_work work(dev, dbytes, hbytes);
+    const ndarray<int> info({count}, a.device());
+    for (index_t z = 0; z < count; ++z)
+      CUNP_CUSOLVER_CHECK(cusolverDnXgesvd(
+          h, cuda::cusolver_params(), job, job, rows, cols, type, b.data() + z * m * n, rows, rtype,
+          s.data() + z * k, type, compute_uv ? up + z * rows * ucols : nullptr, ldu, type,
+          compute_uv ? vp + z * cols * cols : nullptr, ldv, type, work.device.data(), dbytes,
+          work.host.data(), hbytes, info.data() + z));
+    cuda::report_linalg_failure(info, count, index_op::svd_not_converged);
+  }
+  if (!compute_uv || wide) return;
+  copyto<cuda_backend>(u, swapaxes(ub, -1, -2));
+  copyto<cuda_backend>(vh, swapaxes(vb, -1, -2));
+}
+
+}  // namespace cunp::detail

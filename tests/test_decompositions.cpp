@@ -1,0 +1,294 @@
+// numpy.linalg's cholesky, qr, eigh, eigvalsh, svd and svdvals (cunp/decompositions.hpp) against
+// NumPy (golden/cases_decomp.py) on every backend: float32, float64, complex64, complex128 and
+// int32 (computed in float64) over 0 x 0, 1 x 1, square, tall, wide, batched and empty inputs,
+// transposed and negative-stride views; the triangle that must not be read filled with garbage.
+// What is unique is compared with NumPy's values (Cholesky factors, LAPACK's QR, eigenvalues,
+// singular values); eigenvectors and singular vectors by what defines them (orthonormal columns,
+// A V = V diag(w), U diag(S) Vh = A). On a GPU: larger shapes against the cpu, and a failed
+// factorisation surfacing at the next wait with the device still usable.
+#include <algorithm>
+#include <cmath>
+#include <complex>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "cunp/decompositions.hpp"
+#include "cunp_test.hpp"
+#include "golden_archive.hpp"
+
+using namespace cunp_test;
+using cunp::cpu;
+using cunp::ellipsis;
+using cunp::newaxis;
+using cunp::none;
+using cunp::slice;
+namespace L = cunp::linalg;
+
+namespace {
+
+template <class T> using real_t = typename cunp::detail::complex_parts<T>::type;
+
+/// Rounding's tolerance for these well-conditioned problems of T, relative to the largest
+/// magnitude of the result.
+template <class T> double tolerance_of() { return std::is_same_v<real_t<T>, float> ? 3e-4 : 1e-11; }
+
+template <class T> double max_magnitude(const ndarray<T>& a) {
+  double m = 0;
+  for (const auto& v : a.to(cpu).to_vector()) m = std::max(m, std::abs(as_complex(v)));
+  return m;
+}
+
+/// got within tol of want, relative to want's largest magnitude.
+template <class T> void require_scaled(const ndarray<T>& got, const ndarray<T>& want, double tol) {
+  require_near(got.to(cpu), want, 0, tol * std::max(max_magnitude(want), 1.0));
+}
+
+/// a^H, C-ordered, on the cpu.
+template <class T> ndarray<T> adjoint(const ndarray<T>& a) {
+  const auto t = cunp::swapaxes(a.to(cpu), -1, -2);
+  if constexpr (cunp::is_complex_v<T>)
+    return cunp::eval(cunp::conj(t));
+  else
+    return t.copy();
+}
+
+/// q's columns are orthonormal: q^H q = I.
+template <class T> void require_orthonormal_columns(const ndarray<T>& q, double tol) {
+  const auto qc = q.to(cpu);
+  const index_t c = qc.shape().back();
+  const auto gram = cunp::matmul(adjoint(qc), qc);
+  require_near(gram, cunp::broadcast_to(cunp::eye<T>(c, none, 0, cpu), gram.shape()).copy(), 0,
+               tol);
+}
+
+/// f() against member `name`, or NumPy's error.
+template <class F> void check_or_error(archive& g, const std::string& name, F&& f) {
+  INFO(name);
+  if (g.contains(name + "__error")) {
+    const auto bytes = g.get<std::uint8_t>(name + "__error").to_vector();
+    require_numpy_error([&] { (void)f(); }, std::string(bytes.begin(), bytes.end()));
+  } else {
+    f();
+  }
+}
+
+template <class T> void hermitian_cases(archive& g, cunp::device dev) {
+  using R = cunp::detail::linalg_t<T>;
+  using P = real_t<R>;
+  const std::string d = dname<T>();
+  const double tol = tolerance_of<R>();
+  for (const std::string shape : {"0x0", "1x1", "4x4", "2x3x4x4", "0x3x3"}) {
+    const std::string t = d + "_" + shape;
+    INFO(t);
+    const auto h = g.get<T>("in_hpd_" + t).to(dev);
+    const auto before = h.to(cpu);
+    const auto chol = g.get<R>("chol_" + t), chol_u = g.get<R>("chol_" + t + "_upper");
+    const auto w = g.get<P>("eigvalsh_" + t);
+    require_scaled(L::cholesky(h), chol, tol);
+    require_scaled(L::cholesky(h, true), chol_u, tol);
+    const auto values = L::eigvalsh(h);
+    CHECK(values.device() == dev);
+    require_scaled(values, w, tol);
+    require_scaled(L::svd(h, true, false, true).S, g.get<P>("svdh_" + t), tol);
+    const auto e = L::eigh(h);
+    require_scaled(e.eigenvalues, w, tol);
+    const auto hr = h.to(cpu).template astype<R>();
+    const double scale = std::max(max_magnitude(hr), 1.0);
+    require_orthonormal_columns(e.eigenvectors, tol * 4);
+    const auto v = e.eigenvectors.to(cpu);
+    require_near(cunp::eval(cunp::matmul(hr, v)),
+                 cunp::eval(v * cunp::view(e.eigenvalues.to(cpu), ellipsis, newaxis, cunp::all)
+                                    .template astype<R>()),
+                 0, tol * scale * 4);
+    const auto s = L::svd(h, true, true, true);  // hermitian: through eigh, as NumPy
+    require_near(cunp::eval(cunp::matmul(
+                     s.U.to(cpu) *
+                         cunp::view(s.S.to(cpu), ellipsis, newaxis, cunp::all).template astype<R>(),
+                     s.Vh.to(cpu))),
+                 hr, 0, tol * scale * 4);
+    require_equal(h.to(cpu), before);  // never written
+    if (h.size() == 0) continue;
+    // only the triangle named is read
+    const auto lower = g.get<T>("in_hpd_" + t + "_lower_only").to(dev);
+    const auto upper = g.get<T>("in_hpd_" + t + "_upper_only").to(dev);
+    require_scaled(L::cholesky(lower), chol, tol);
+    require_scaled(L::cholesky(upper, true), chol_u, tol);
+    require_scaled(L::eigvalsh(lower), w, tol);
+    require_scaled(L::eigvalsh(upper, "U"), w, tol);
+    require_scaled(L::eigh(upper, "U").eigenvalues, w, tol);
+  }
+  const auto h = g.get<T>("in_hpd_" + d + "_4x4").to(dev);
+  const slice rev(none, none, -1);
+  require_scaled(L::cholesky(cunp::view(h, rev, rev)), g.get<R>("chol_" + d + "_neg"), tol);
+}
+
+/// U diag(S) Vh = a with orthonormal U columns and Vh rows, in NumPy's shapes.
+template <class R>
+void require_svd_of(const ndarray<R>& a, const L::svd_result<R>& r, const std::string& name,
+                    archive& g, double tol) {
+  const auto want_u = g.get<R>(name + "__U"), want_vh = g.get<R>(name + "__Vh");
+  require_scaled(r.S, g.get<real_t<R>>(name + "__S"), tol);
+  REQUIRE(cunp::shape_str(r.U.shape()) == cunp::shape_str(want_u.shape()));
+  REQUIRE(cunp::shape_str(r.Vh.shape()) == cunp::shape_str(want_vh.shape()));
+  if (r.S.size() == 0) {  // the bases of an empty matrix are identities, as NumPy's
+    require_equal(r.U.to(cpu), want_u);
+    require_equal(r.Vh.to(cpu), want_vh);
+    return;
+  }
+  const index_t k = r.S.shape().back();
+  const auto u = cunp::view(r.U.to(cpu), ellipsis, slice(0, k));
+  const auto vh = cunp::view(r.Vh.to(cpu), ellipsis, slice(0, k), cunp::all);
+  const auto s = cunp::view(r.S.to(cpu), ellipsis, newaxis, cunp::all).template astype<R>();
+  const double scale = std::max(max_magnitude(a), 1.0);
+  require_near(cunp::eval(cunp::matmul(cunp::eval(u * s), vh)), a.to(cpu), 0, tol * scale * 4);
+  require_orthonormal_columns(r.U, tol * 4);
+  require_orthonormal_columns(adjoint(r.Vh.to(cpu)), tol * 4);
+}
+
+template <class T> void general_cases(archive& g, cunp::device dev) {
+  using R = cunp::detail::linalg_t<T>;
+  using P = real_t<R>;
+  const std::string d = dname<T>();
+  const double tol = tolerance_of<R>();
+  for (const std::string shape :
+       {"0x0", "1x1", "4x4", "2x3x4x4", "0x3x3", "5x3", "3x5", "2x5x3", "3x0", "0x3"}) {
+    const std::string t = d + "_" + shape;
+    INFO(t);
+    const auto a = g.get<T>("in_" + t).to(dev);
+    const auto before = a.to(cpu);
+    const auto ar = before.template astype<R>();
+    for (const std::string mode : {"reduced", "complete"}) {
+      const auto q = L::qr(a, mode);
+      CHECK(q.Q.device() == dev);
+      require_scaled(q.Q, g.get<R>("qr_" + t + "_" + mode + "__Q"), tol);
+      require_scaled(q.R, g.get<R>("qr_" + t + "_" + mode + "__R"), tol);
+    }
+    const auto r_only = L::qr(a, "r");
+    require_scaled(r_only.R, g.get<R>("qr_" + t + "_r"), tol);
+    CHECK(r_only.Q.size() == 0);
+    const auto raw = L::qr_raw(a);
+    require_scaled(raw.h, g.get<R>("qr_" + t + "_raw__h"), tol);
+    require_scaled(raw.tau, g.get<R>("qr_" + t + "_raw__tau"), tol);
+    require_scaled(L::svdvals(a), g.get<P>("svdvals_" + t), tol);
+    require_svd_of(ar, L::svd(a), "svd_" + t + "_full", g, tol);
+    require_svd_of(ar, L::svd(a, false), "svd_" + t + "_reduced", g, tol);
+    CHECK(L::svd(a, true, false).U.size() == 0);
+    require_equal(a.to(cpu), before);  // never written
+  }
+  const auto a = g.get<T>("in_" + d + "_4x4").to(dev);
+  const auto qt = L::qr(a.T());
+  require_scaled(qt.Q, g.get<R>("qr_" + d + "_T__Q"), tol);
+  require_scaled(qt.R, g.get<R>("qr_" + d + "_T__R"), tol);
+  require_scaled(L::svdvals(cunp::view(a, slice(none, none, -1), slice(none, none, -2))),
+                 g.get<P>("svdvals_" + d + "_neg"), tol);
+}
+
+}  // namespace
+
+TEST_CASE("cholesky, eigh, eigvalsh and svd(hermitian) match NumPy", "[decompositions][golden]") {
+  on_every_backend([](cunp::device dev) {
+    archive g("linalg_decomp");
+    hermitian_cases<float>(g, dev);
+    hermitian_cases<double>(g, dev);
+    hermitian_cases<std::complex<float>>(g, dev);
+    hermitian_cases<std::complex<double>>(g, dev);
+    hermitian_cases<std::int32_t>(g, dev);
+    general_cases<float>(g, dev);
+    general_cases<double>(g, dev);
+    general_cases<std::complex<float>>(g, dev);
+    general_cases<std::complex<double>>(g, dev);
+    general_cases<std::int32_t>(g, dev);
+
+    const auto one = [&](cunp::shape_t sh) { return cunp::ones<double>(sh, dev); };
+    const auto err = [&](const std::string& n, auto&& f) { check_or_error(g, "err_" + n, f); };
+    err("chol_not_pd", [&] {
+      cunp::index_checking_guard eager(cunp::index_checking::eager);
+      return L::cholesky(cunp::asarray(std::vector<double>{1, 2, 2, 1}, {2, 2}, dev));
+    });
+    err("chol_1d", [&] { return L::cholesky(one({3})); });
+    err("chol_square", [&] { return L::cholesky(one({2, 3})); });
+    err("qr_mode", [&] { return L::qr(one({2, 2}), "xyz"); });
+    err("qr_1d", [&] { return L::qr(one({3})); });
+    err("eigh_uplo", [&] { return L::eigh(one({2, 2}), "X"); });
+    err("eigh_square", [&] { return L::eigh(one({2, 3})); });
+    err("eigh_0d", [&] { return L::eigh(one({})); });
+    err("svd_1d", [&] { return L::svd(one({3})); });
+    err("svdvals_1d", [&] { return L::svdvals(one({3})); });
+    err("svdh_square", [&] { return L::svd(one({2, 3}), true, true, true); });
+    // lower case is accepted, as NumPy's
+    require_near(L::eigvalsh(one({2, 2}), "l"), g.get<double>("err_eigvalsh_uplo"), 0, 1e-15);
+    CHECK_THROWS_AS(L::qr(one({2, 2}), "raw"), cunp::value_error);
+    if (dev.is_cpu()) {  // a NaN: NumPy's results (a GPU's depend on cuSOLVER)
+      err("svd_nan", [&] {
+        return L::svd(cunp::asarray(std::vector<double>{NAN, 1, 1, 1}, {2, 2}, dev));
+      });
+      require_near(L::eigvalsh(g.get<double>("in_nan")), g.get<double>("eigvalsh_nan"), 0);
+    } else {
+      (void)g.get<std::uint8_t>("err_svd_nan__error");
+      (void)g.get<double>("in_nan");
+      (void)g.get<double>("eigvalsh_nan");
+    }
+    g.require_all_used();
+  });
+}
+
+TEST_CASE("GPU decompositions equal the cpu's; a failure surfaces at the next wait",
+          "[decompositions][gpu]") {
+  const auto random = [](cunp::shape_t shape, std::uint64_t seed) -> ndarray<double> {
+    std::vector<double> v(
+        static_cast<std::size_t>(cunp::detail::extent_product(shape).value_or(0)));
+    for (auto& e : v) e = double(splitmix64(seed) >> 11) * 0x1p-53 - 0.5;
+    return cunp::asarray(v, shape, cpu);
+  };
+  const auto hpd = [&](cunp::shape_t shape, std::uint64_t seed) {
+    const auto b = random(shape, seed);
+    const index_t n = shape.back();
+    return cunp::eval(cunp::matmul(b, cunp::swapaxes(b, -1, -2)) +
+                      cunp::eye<double>(n, none, 0, cpu) * double(n));
+  };
+  for (const cunp::shape_t& shape : {cunp::shape_t{3, 40, 40}, cunp::shape_t{200, 200}}) {
+    INFO("shape " << cunp::shape_str(shape));
+    const auto h = hpd(shape, 1);
+    same_on_every_backend([&](cunp::device dev) { return L::cholesky(h.to(dev)); }, 0, 1e-10);
+    same_on_every_backend([&](cunp::device dev) { return L::cholesky(h.to(dev), true); }, 0, 1e-10);
+    same_on_every_backend([&](cunp::device dev) { return L::eigvalsh(h.to(dev)); }, 1e-10, 1e-10);
+    const auto hf = h.astype<std::complex<float>>();
+    same_on_every_backend([&](cunp::device dev) { return L::eigvalsh(hf.to(dev), "U"); }, 1e-4,
+                          1e-3);
+  }
+  for (const cunp::shape_t& shape :
+       {cunp::shape_t{300, 40}, cunp::shape_t{40, 300}, cunp::shape_t{3, 50, 50}}) {
+    INFO("shape " << cunp::shape_str(shape));
+    const auto a = random(shape, 2);
+    same_on_every_backend([&](cunp::device dev) { return L::svdvals(a.to(dev)); }, 1e-10, 1e-10);
+    same_on_every_backend([&](cunp::device dev) { return L::qr(a.to(dev)).R; }, 0, 1e-10);
+    same_on_every_backend([&](cunp::device dev) { return L::qr(a.to(dev), "complete").Q; }, 0,
+                          1e-10);
+    const auto af = a.astype<float>();
+    same_on_every_backend([&](cunp::device dev) { return L::svdvals(af.to(dev)); }, 1e-4, 1e-4);
+    for (const cunp::device dev : backends()) {
+      INFO("on " << dev.str());
+      const auto r = L::svd(a.to(dev), false);
+      const index_t k = r.S.shape().back();
+      const auto s = cunp::view(r.S.to(cpu), ellipsis, newaxis, cunp::all);
+      require_near(cunp::eval(cunp::matmul(cunp::eval(r.U.to(cpu) * s), r.Vh.to(cpu))), a, 0,
+                   1e-12);
+      CHECK(r.U.shape().back() == k);
+    }
+  }
+  for (const cunp::device dev : backends()) {
+    if (dev.is_cpu()) continue;
+    // Deferred: the call returns, the next wait throws NumPy's error, the device stays usable.
+    auto stack = hpd({4, 3, 3}, 3).to(dev);
+    cunp::view(stack, 2).fill(1.0);  // matrix 2 not positive definite
+    const auto f = L::cholesky(stack);
+    CHECK_THROWS_WITH(f.to_vector(), "Matrix is not positive definite");
+    const auto ok = L::cholesky(hpd({3, 3}, 4).to(dev));
+    CHECK_NOTHROW(ok.to_vector());
+    cunp::synchronize();
+    cunp::index_checking_guard eager(cunp::index_checking::eager);
+    CHECK_THROWS_AS(L::cholesky(stack), cunp::linalg_error);
+    CHECK_NOTHROW(L::eigvalsh(stack).to_vector());
+  }
+}
