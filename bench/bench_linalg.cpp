@@ -22,6 +22,9 @@
 //   caller pays; the target is <= 8 us, CuPy about 20 us).
 // - matmul_cpu/cunp/float32/4096: the cpu backend, host time per call (NumPy's np.matmul in
 //   cupy_linalg.py is its peer).
+// - decomp_<op>/cunp/<dtype>/<n>: linalg::cholesky, qr (reduced), eigh, svd (reduced) of one
+//   n x n float32 or float64 matrix (symmetric positive definite for cholesky and eigh), GPU time
+//   per call with the launch not hidden (cuSOLVER's calls may wait for the device).
 //
 // Flops: 2 n^3 for real dtypes, 8 n^3 for complex (four real multiply-adds per complex one),
 // times the batch; tf32 and bf16x3 rows count the float32 product's 2 n^3 (an effective rate, to
@@ -44,6 +47,7 @@
 #include <vector>
 
 #include "bench_util.hpp"
+#include "cunp/decompositions.hpp"
 
 namespace {
 
@@ -296,8 +300,48 @@ template <class T> void register_dtype(const std::vector<index_t>& sides) {
   }
 }
 
+// --- numpy.linalg's decompositions (GPU time, launch not hidden: cuSOLVER's calls may wait)
+
+/// A symmetric positive definite n x n float64 or float32 matrix, a a^T / n + I, made once.
+template <class T> const ndarray<T>& spd_input(index_t n) {
+  static auto* cache = new std::map<index_t, ndarray<T>>();
+  auto it = cache->find(n);
+  if (it == cache->end()) {
+    const auto& x = inputs<T>(1, n);
+    it = cache->emplace(n, cunp::eval(cunp::matmul(x.a, x.a.T()) / T(n) +
+                                      cunp::eye<T>(n, cunp::none, 0, gpu0)))
+             .first;
+  }
+  return it->second;
+}
+
+template <class T> void decomposition(State& s, const std::string& op, index_t n) {
+  namespace L = cunp::linalg;
+  const auto& a = op == "cholesky" || op == "eigh" ? spd_input<T>(n) : inputs<T>(1, n).a;
+  s.SetLabel(std::to_string(n) + "x" + std::to_string(n));
+  gpu_loop(s, {}, [&] {
+    if (op == "cholesky") consume(L::cholesky(a));
+    else if (op == "qr") consume(L::qr(a).R);
+    else if (op == "eigh") consume(L::eigh(a).eigenvectors);
+    else consume(L::svd(a, false).U);
+  });
+}
+
 void register_benchmarks() {
   using benchmark::RegisterBenchmark;
+  // decomp_<op>/cunp/<dtype>/<n>: cholesky and qr (reduced) at 1024 and 4096, eigh at 1024 and
+  // 2048, svd (reduced) at 1024; float32 and float64. cupy_linalg.py times cupy.linalg's.
+  for (const auto& [op, sides] :
+       std::vector<std::pair<std::string, std::vector<index_t>>>{
+           {"cholesky", {1024, 4096}}, {"qr", {1024, 4096}}, {"eigh", {1024, 2048}},
+           {"svd", {1024}}})
+    for (const index_t n : sides) {
+      const std::string tail = "/" + std::to_string(n);
+      gpu_timed(RegisterBenchmark(("decomp_" + op + "/cunp/float32" + tail).c_str(),
+                                  [op, n](State& s) { decomposition<float>(s, op, n); }));
+      gpu_timed(RegisterBenchmark(("decomp_" + op + "/cunp/float64" + tail).c_str(),
+                                  [op, n](State& s) { decomposition<double>(s, op, n); }));
+    }
   // At 8192 one call takes 1.4 ms (float16) to 80 ms (complex64), so Google Benchmark runs a few
   // iterations per repetition at the default min time (complex64: one), as bench_memory's gemm
   // rows.

@@ -184,7 +184,73 @@ template <class T> void general_cases(archive& g, cunp::device dev) {
                  g.get<P>("svdvals_" + d + "_neg"), tol);
 }
 
+/// eig's eigenvalues sorted as np.sort sorts complex numbers (real part, then imaginary).
+template <class C> ndarray<C> sorted_values(const ndarray<C>& w) {
+  auto v = w.to(cpu).to_vector();
+  const index_t n = w.ndim() > 0 ? w.shape().back() : 1;
+  for (std::size_t z = 0; n > 0 && z < v.size(); z += static_cast<std::size_t>(n))
+    std::sort(v.begin() + z, v.begin() + z + n, [](C x, C y) {
+      return x.real() < y.real() || (x.real() == y.real() && x.imag() < y.imag());
+    });
+  return cunp::asarray(v, w.shape(), cpu);
+}
+
+/// eig(a) against NumPy's sorted eigenvalues, its vectors by a v = w v, norm 1 and their largest
+/// entry real; eigvals the same values.
+template <class T> void check_eig(archive& g, const ndarray<T>& a, const std::string& name) {
+  using R = cunp::detail::linalg_t<T>;
+  using C = std::complex<real_t<R>>;
+  INFO(name);
+  const double tol = tolerance_of<R>();
+  const auto want = g.get<C>(name);
+  const auto e = L::eig(a);
+  CHECK(e.eigenvalues.device() == a.device());
+  require_scaled(sorted_values(e.eigenvalues), want, tol);
+  require_scaled(sorted_values(L::eigvals(a)), want, tol);
+  if (a.size() == 0) return;
+  const auto ac = a.to(cpu).template astype<C>();
+  const auto v = e.eigenvectors.to(cpu);
+  const double scale = std::max(max_magnitude(ac), 1.0);
+  require_near(cunp::eval(cunp::matmul(ac, v)),
+               cunp::eval(v * cunp::view(e.eigenvalues.to(cpu), ellipsis, newaxis, cunp::all)), 0,
+               tol * scale * 8);
+  const auto norms = cunp::eval(cunp::sqrt(cunp::sum(cunp::abs(v) * cunp::abs(v), -2)));
+  require_near(norms, cunp::ones<real_t<R>>(norms.shape(), cpu), 0, tol * 4);
+}
+
+// (a function, not a lambda with a template parameter list: nvcc 13.0's front end crashes on
+// that one)
+template <class T> void eig_cases(archive& g, cunp::device dev) {
+  for (const std::string shape : {"0x0", "1x1", "4x4", "2x3x4x4", "0x3x3", "6x6"}) {
+    const std::string t = dname<T>() + "_" + shape;
+    check_eig(g, g.get<T>("in_" + t).to(dev), "eig_" + t);
+  }
+}
+
 }  // namespace
+
+TEST_CASE("eig and eigvals match NumPy", "[decompositions][golden]") {
+  on_every_backend([](cunp::device dev) {
+    archive g("linalg_eig");
+    eig_cases<float>(g, dev);
+    eig_cases<double>(g, dev);
+    eig_cases<std::complex<float>>(g, dev);
+    eig_cases<std::complex<double>>(g, dev);
+    eig_cases<std::int32_t>(g, dev);
+    for (const std::string name : {"rotation", "symmetric", "triangular"})
+      check_eig(g, g.get<double>("in_eig_" + name).to(dev), "eig_" + name);
+    const auto one = [&](cunp::shape_t sh) { return cunp::ones<double>(sh, dev); };
+    check_or_error(g, "err_eig_1d", [&] { return L::eig(one({3})); });
+    check_or_error(g, "err_eig_square", [&] { return L::eig(one({2, 3})); });
+    check_or_error(g, "err_eigvals_square", [&] { return L::eigvals(one({2, 3})); });
+    const auto nan = cunp::asarray(std::vector<double>{NAN, 1, 1, 1}, {2, 2}, dev);
+    if (dev.is_cpu())
+      check_or_error(g, "err_eig_nan", [&] { return L::eig(nan); });
+    else
+      (void)g.get<std::uint8_t>("err_eig_nan__error");  // cuSOLVER's result (differences.md)
+    g.require_all_used();
+  });
+}
 
 TEST_CASE("cholesky, eigh, eigvalsh and svd(hermitian) match NumPy", "[decompositions][golden]") {
   on_every_backend([](cunp::device dev) {

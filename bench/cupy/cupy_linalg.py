@@ -11,7 +11,8 @@ Rows: matmul/<impl>/<dtype>/<n> (n x n @ n x n, n = 1024, 4096, 8192; float32 al
 matmul_batch512/<impl>/<dtype>/256 (512 matrices of 256 x 256 @ 256 x 256) in float16, bfloat16,
 float32, float64 and complex64; matmul_tf32/<impl>/float32/8192; matmul_host/<impl>/float32/64
 (host time per call of a 64 x 64 matmul); matmul_cpu/numpy/float32/4096 (np.matmul, host time per
-call: the cpu backend's peer). Each result is a fresh array, as a matmul returns. Flops: 2 n^3
+call: the cpu backend's peer); decomp_<op>/cupy/<dtype>/<n> (cupy.linalg's cholesky, qr, eigh and
+svd(full_matrices=False) of one float32 or float64 matrix, GPU time, launch not hidden). Each result is a fresh array, as a matmul returns. Flops: 2 n^3
 (real) or 8 n^3 (complex) times the batch; the tf32 row counts the float32 product's 2 n^3.
 There is no frac_gemm: the gemm ceiling is measured by the C++ suite. The JSON context lists the
 libcublas files this process loaded and CuPy's cuBLAS version (bench_linalg's has
@@ -262,6 +263,27 @@ def main(argv):
                      label(1, n))
         del a, b
         torch.cuda.empty_cache()
+
+    # ---- numpy.linalg's decompositions (launch not hidden: cuSOLVER's calls may wait) ---------
+    for op, sides in (("cholesky", (1024, 4096)), ("qr", (1024, 4096)), ("eigh", (1024, 2048)),
+                      ("svd", (1024,))):
+        for n in sides:
+            for dtype in ("float32", "float64"):
+                name = f"decomp_{op}/cupy/{dtype}/{n}"
+                if not wanted(name):
+                    continue
+                ha, _ = host_operands(dtype, 1, n)
+                a = cp.asarray(ha)
+                if op in ("cholesky", "eigh"):  # symmetric positive definite, as bench_linalg's
+                    a = a @ a.T / n + cp.eye(n, dtype=a.dtype)
+                fn = {"cholesky": lambda: cp.linalg.cholesky(a),
+                      "qr": lambda: cp.linalg.qr(a),
+                      "eigh": lambda: cp.linalg.eigh(a),
+                      "svd": lambda: cp.linalg.svd(a, full_matrices=False)}[op]
+                ms, host = bench.gpu_times(fn)
+                bench.record(name, ms, host, label=f"{n}x{n}")
+                del a
+                cp.get_default_memory_pool().free_all_blocks()
 
     # ---- host time per call of a 64 x 64 float32 matmul ---------------------------------------
     ha, hb = host_operands("float32", 1, 64)

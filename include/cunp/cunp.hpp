@@ -17,6 +17,8 @@
 #include "cunp/io.hpp"
 #include "cunp/joining.hpp"
 #include "cunp/linalg.hpp"
+#include "cunp/linalg_lstsq.hpp"
+#include "cunp/linalg_norms.hpp"
 #include "cunp/manipulation.hpp"
 #include "cunp/memory.hpp"
 #include "cunp/ndarray.hpp"

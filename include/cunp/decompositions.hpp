@@ -1,7 +1,7 @@
 // cunp/decompositions.hpp: numpy.linalg's matrix decompositions: cholesky, qr (and its raw form),
-// eigh, eigvalsh, svd, svdvals. Batched over leading axes, NumPy's dtypes (linalg.hpp's rules),
-// NumPy's checks and errors, each one backend call: cunp's own kernels on the cpu
-// (detail/cpu/linalg/decompositions.hpp), cuSOLVER on a GPU (detail/cuda/linalg/
+// eigh, eigvalsh, svd, svdvals, eig, eigvals. Batched over leading axes, NumPy's dtypes
+// (linalg.hpp's rules), NumPy's checks and errors, each one backend call: cunp's own kernels on the
+// cpu (detail/cpu/linalg/decompositions.hpp), cuSOLVER on a GPU (detail/cuda/linalg/
 // decompositions.cuh). Every routine computes in the input's precision (NumPy computes float32
 // and complex64 in double and rounds the result: docs/differences.md).
 #pragma once
@@ -74,6 +74,11 @@ template <class T> struct svd_result {
   ndarray<detail::linalg_real_t<T>> S;
   ndarray<T> Vh;
 };
+
+/// numpy.linalg.eig's result (EigResult): the eigenvalues, in no particular order, and the right
+/// eigenvectors as columns (each of norm 1, its largest entry real), always complex (NumPy's are
+/// real when every eigenvalue of a real input is).
+template <class C> struct eig_result { ndarray<C> eigenvalues, eigenvectors; };
 
 /// numpy.linalg.cholesky(a, upper=False): L with a = L @ L^H (lower triangular, real positive
 /// diagonal), or U = L^H with a = U^H @ U under upper, for each matrix of a (..., n, n); only that
@@ -234,6 +239,43 @@ template <class Backend = detail::compiled_backend, array_like A,
   return r;
 }
 
+/// numpy.linalg.eig(a): the eigenvalues and right eigenvectors (a @ v[:, j] = w[j] v[:, j]) of
+/// each general matrix of a (..., n, n), complex (std::complex of the computation type); a real
+/// matrix's complex eigenvalues come in adjacent conjugate pairs, the positive imaginary part
+/// first, with conjugate vectors (LAPACK geev's conventions, as NumPy's). An inf or NaN raises
+/// linalg_error("Array must not contain infs or NaNs") on the cpu; no convergence
+/// linalg_error("Eigenvalues did not converge"), on a GPU at the next wait.
+template <class Backend = detail::compiled_backend, array_like A,
+          class R = detail::linalg_result_t<A>>
+[[nodiscard]] eig_result<std::complex<detail::linalg_real_t<R>>> eig(const A& a) {
+  using C = std::complex<detail::linalg_real_t<R>>;
+  const auto x = detail::linalg_array<R, Backend>(a);
+  detail::check_stacked_square(x.shape());
+  eig_result<C> r{ndarray<C>(detail::batch_of(x.shape(), 1), x.device()),
+                  ndarray<C>(x.shape(), x.device())};
+  if (r.eigenvalues.size() > 0) {
+    const ndarray<R> work = x.copy();
+    detail::dispatch<Backend>(
+        x.device(), [&](auto be) { eig_run(be, work, r.eigenvalues, r.eigenvectors, true); });
+  }
+  return r;
+}
+
+/// numpy.linalg.eigvals(a): eig's eigenvalues alone (complex; the same values as eig's).
+template <class Backend = detail::compiled_backend, array_like A,
+          class R = detail::linalg_result_t<A>>
+[[nodiscard]] ndarray<std::complex<detail::linalg_real_t<R>>> eigvals(const A& a) {
+  using C = std::complex<detail::linalg_real_t<R>>;
+  const auto x = detail::linalg_array<R, Backend>(a);
+  detail::check_stacked_square(x.shape());
+  ndarray<C> w(detail::batch_of(x.shape(), 1), x.device());
+  if (w.size() > 0) {
+    const ndarray<R> work = x.copy();
+    detail::dispatch<Backend>(x.device(), [&](auto be) { eig_run(be, work, w, w, false); });
+  }
+  return w;
+}
+
 /// numpy.linalg.svdvals(x): the singular values alone, descending (svd without U and Vh).
 template <class Backend = detail::compiled_backend, array_like A,
           class R = detail::linalg_result_t<A>>
@@ -247,3 +289,8 @@ template <class Backend = detail::compiled_backend, array_like A,
 #if defined(__CUDACC__)
 #include "cunp/detail/cuda/linalg/decompositions.cuh"
 #endif
+
+// numpy.linalg's functions built on the decompositions (norms, ranks, least squares), so that
+// <cunp/linalg.hpp> and this header, whichever comes first, give all of numpy.linalg.
+#include "cunp/linalg_lstsq.hpp"
+#include "cunp/linalg_norms.hpp"

@@ -1,12 +1,13 @@
-"""NumPy's outputs for numpy.linalg's cholesky, qr, eigh, eigvalsh, svd and svdvals
-(tests/test_decompositions.cpp): linalg_decomp.npz. Inputs are members named in_<name>, results
+"""NumPy's outputs for numpy.linalg's cholesky, qr, eigh, eigvalsh, svd, svdvals, eig and eigvals
+(tests/test_decompositions.cpp): linalg_decomp.npz, and linalg_eig.npz for eig and eigvals. Inputs are members named in_<name>, results
 and errors (<name>__error) the others; a result with several parts is <name>__<field>.
 
 General matrices are random (square ones with n added to the diagonal); Hermitian positive
 definite ones B B^H + n I, also with garbage in the triangle that must not be read. Shapes 0 x 0,
 1 x 1, 4 x 4, tall 5 x 3, wide 3 x 5, batches and empty batches, 3 x 0 and 0 x 3. Factors that are
 unique (cholesky; qr through LAPACK's reflectors; eigenvalues, singular values) are compared with
-NumPy's; eigenvectors and singular vectors, unique only up to phase, by their properties.
+NumPy's (eig's eigenvalues sorted, np.sort's order: eig_<tag>); eigenvectors and singular
+vectors, unique only up to phase, by their properties.
 """
 import numpy as np
 
@@ -115,3 +116,20 @@ def generate(out):
     nan = inp("nan", np.array([[1.0, np.nan], [np.nan, 2.0]]))
     res("eigvalsh_nan", lambda: L.eigvalsh(nan))
     np.savez(out / "linalg_decomp.npz", **m)
+
+    m.clear()
+    for dt in DTYPES:
+        for shape in SQUARE + [(6, 6)]:
+            t = tag_of(dt, shape)
+            a = inp(t, random(rng, shape, dt))
+            res(f"eig_{t}", lambda: np.sort(L.eigvals(a) + 0j, axis=-1))  # complex, as ours
+    for name, a in (("rotation", [[0.0, -1.0], [1.0, 0.0]]), ("symmetric", [[2.0, 1.0], [1.0, 3.0]]),
+                    ("triangular", [[1.0, 5.0, 7.0], [0.0, 2.0, 4.0], [0.0, 0.0, 3.0]])):
+        a = inp(f"eig_{name}", np.array(a))
+        res(f"eig_{name}", lambda: np.sort(L.eigvals(a) + 0j))
+    one = np.ones
+    res("err_eig_1d", lambda: L.eig(one(3)))
+    res("err_eig_square", lambda: L.eig(one((2, 3))))
+    res("err_eigvals_square", lambda: L.eigvals(one((2, 3))))
+    res("err_eig_nan", lambda: L.eig(np.array([[np.nan, 1.0], [1.0, 1.0]])))
+    np.savez(out / "linalg_eig.npz", **m)

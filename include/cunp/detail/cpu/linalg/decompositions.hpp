@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "cunp/detail/cpu/linalg/cholesky.hpp"
+#include "cunp/detail/cpu/linalg/eig.hpp"
 #include "cunp/detail/cpu/linalg/eigh.hpp"
 #include "cunp/detail/cpu/linalg/qr.hpp"
 #include "cunp/detail/cpu/linalg/svd.hpp"
@@ -120,6 +121,25 @@ void svd_run(host_backend, const ndarray<T>& a, const ndarray<R>& s, const ndarr
             compute_uv ? pv + z * vrows * n : nullptr, full_matrices, compute_uv);
       }))
     throw linalg_error("SVD did not converge");
+}
+
+/// The eigenvalues w (batch, n) of each general matrix of the C-ordered (batch, n, n) a
+/// (overwritten) and with vectors their right eigenvectors v (batch, n, n), as columns.
+template <class T, class C>
+void eig_run(host_backend, const ndarray<T>& a, const ndarray<C>& w, const ndarray<C>& v,
+             bool vectors) {
+  require_cpu_for(a.device(), "eig");
+  const index_t n = a.shape().back(), count = matrix_count(a, n, n);
+  T* p = a.data();
+  for (index_t i = 0; i < a.size(); ++i)  // NumPy's _assert_finite
+    if (!cpu_linalg::spectral::finite(p[i]))
+      throw linalg_error("Array must not contain infs or NaNs");
+  C* pw = w.data();
+  C* pv = vectors ? v.data() : nullptr;
+  if (!for_each_matrix(count, [&](index_t z, bool) {
+        return cpu_linalg::eig(p + z * n * n, n, pw + z * n, vectors ? pv + z * n * n : nullptr);
+      }))
+    throw linalg_error("Eigenvalues did not converge");
 }
 
 }  // namespace cunp::detail

@@ -1,7 +1,7 @@
-// cunp/detail/cuda/linalg/decompositions.cuh: the CUDA backend of cholesky, qr, eigh and svd
-// through cuSOLVER's 64-bit API (Xpotrf, Xgeqrf, Xsyevd, Xgesvd; orgqr/ungqr, which has no 64-bit
-// form), one call per matrix of the batch. cuSOLVER is column-major: a C-ordered matrix is its
-// transpose there, which each routine below either uses as it is (the transpose of a Hermitian
+// cunp/detail/cuda/linalg/decompositions.cuh: the CUDA backend of cholesky, qr, eigh, svd and eig
+// through cuSOLVER's 64-bit API (Xpotrf, Xgeqrf, Xsyevd, Xgesvd, Xgeev; orgqr/ungqr, which has no
+// 64-bit form), one call per matrix of the batch. cuSOLVER is column-major: a C-ordered matrix is
+// its transpose there, which each routine below either uses as it is (the transpose of a Hermitian
 // matrix is its conjugate; the SVD of A^T holds A's factors swapped) or undoes with one copy.
 // A failure (info > 0) surfaces with no wait (solver_status.cuh).
 #pragma once
@@ -59,6 +59,25 @@ inline int int_extent(index_t v, const char* what) {
     throw value_error(std::string(what) + ": a matrix side of " + std::to_string(v) +
                       " exceeds cuSOLVER's 32-bit orgqr");
   return static_cast<int>(v);
+}
+
+/// v (count, n, n) C-ordered, column j the eigenvector of w[j], from geev's real column-major VR:
+/// a complex pair's vectors are VR's columns j and j + 1 as real and imaginary parts (LAPACK's
+/// packing, the positive imaginary part first).
+template <class R>
+CUNP_KERNEL void unpack_real_vectors_kernel(const R* vr, const cplx<R>* w, cplx<R>* v, index_t n,
+                                            index_t total) {
+  const index_t e = static_cast<index_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+  if (e >= total) return;
+  const index_t z = e / (n * n), i = e / n % n, j = e % n;
+  const R* col = vr + z * n * n;
+  const R im = w[z * n + j].im;
+  if (im > 0)
+    v[e] = cplx<R>(col[j * n + i], col[(j + 1) * n + i]);
+  else if (im < 0)
+    v[e] = cplx<R>(col[(j - 1) * n + i], -col[j * n + i]);
+  else
+    v[e] = cplx<R>(col[j * n + i], R(0));
 }
 
 }  // namespace cunp::detail::cuda
@@ -227,6 +246,51 @@ void svd_run(cuda_backend, const ndarray<T>& a, const ndarray<R>& s, const ndarr
   if (!compute_uv || wide) return;
   copyto<cuda_backend>(u, swapaxes(ub, -1, -2));
   copyto<cuda_backend>(vh, swapaxes(vb, -1, -2));
+}
+
+/// The eigenvalues w (batch, n) of each general matrix of the C-ordered (batch, n, n) a and with
+/// vectors the right eigenvectors v (batch, n, n) as columns: Xgeev on a column-major copy (the
+/// C-ordered buffer is A^T, whose right vectors are A's left ones), its column-major vectors
+/// transposed back (and a real matrix's unpacked from LAPACK's real pairs).
+template <class T, class C>
+void eig_run(cuda_backend, const ndarray<T>& a, const ndarray<C>& w, const ndarray<C>& v,
+             bool vectors) {
+  using R = typename complex_parts<T>::type;
+  const index_t n = a.shape().back(), count = matrix_count(a, n, n);
+  const ndarray<T> b = swapaxes(a, -1, -2).copy();
+  ndarray<T> vr;
+  if (vectors) vr = ndarray<T>(a.shape(), a.device());  // column-major VR per matrix
+  const int dev = a.device().index();
+  {
+    cuda::device_scope scope(dev);
+    const cusolverDnHandle_t h = cuda::cusolver_handle(dev);
+    const cudaDataType_t type = cuda::blas_types<T>::data, ctype = cuda::blas_types<C>::data;
+    const cusolverEigMode_t job = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
+    T* vp = vectors ? vr.data() : nullptr;
+    std::size_t dbytes = 0, hbytes = 0;
+    CUNP_CUSOLVER_CHECK(cusolverDnXgeev_bufferSize(
+        h, cuda::cusolver_params(), CUSOLVER_EIG_MODE_NOVECTOR, job, n, type, b.data(), n, ctype,
+        w.data(), type, nullptr, n, type, vp, n, type, &dbytes, &hbytes));
+    cuda::solver_work work(dev, dbytes, hbytes);
+    const ndarray<int> info({count}, a.device());
+    for (index_t z = 0; z < count; ++z)
+      CUNP_CUSOLVER_CHECK(
+          cusolverDnXgeev(h, cuda::cusolver_params(), CUSOLVER_EIG_MODE_NOVECTOR, job, n, type,
+                          b.data() + z * n * n, n, ctype, w.data() + z * n, type, nullptr, n, type,
+                          vectors ? vp + z * n * n : nullptr, n, type, work.device.data(), dbytes,
+                          work.host.data(), hbytes, info.data() + z));
+    cuda::report_linalg_failure(info, count, index_op::eig_not_converged);
+    if (vectors && !is_complex_v<T>) {
+      const index_t total = v.size();
+      cuda::unpack_real_vectors_kernel<R>
+          <<<static_cast<unsigned>((total + 255) / 256), 256, 0, cuda::current_stream(dev)>>>(
+              reinterpret_cast<const R*>(vr.data()), reinterpret_cast<const cplx<R>*>(w.data()),
+              reinterpret_cast<cplx<R>*>(v.data()), n, total);
+      CUNP_CUDA_CHECK_LAUNCH("unpack_real_vectors_kernel");
+    }
+  }
+  if constexpr (is_complex_v<T>)
+    if (vectors) copyto<cuda_backend>(v, swapaxes(vr, -1, -2));
 }
 
 }  // namespace cunp::detail
