@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The README's test command. Installs what the tests need when it can (Catch2 and pip as root
-# through apt-get, NumPy 2 through pip), otherwise says what to install; then configures, builds
-# and tests with one of CMake's presets (CMakePresets.json) and prints ctest's summary.
+# through apt-get, NumPy 2 and SciPy through pip), otherwise says what to install; then configures,
+# builds and tests with one of CMake's presets (CMakePresets.json) and prints ctest's summary.
 #
 #   scripts/test.sh            preset `gpu` when nvidia-smi sees a GPU, else `cpu`
-#   scripts/test.sh PRESET     cpu | gpu | sanitize
+#   scripts/test.sh PRESET     cpu | gpu
 #
 # Environment: CUNP_NO_INSTALL=1 only checks and reports; CMAKE_GENERATOR,
 # CMAKE_BUILD_PARALLEL_LEVEL and CTEST_PARALLEL_LEVEL are honoured (defaults: Ninja when present,
@@ -16,7 +16,7 @@ cd "$root"
 say() { printf '\n== %s\n' "$*"; }
 note() { printf '   %s\n' "$@"; }
 
-if [[ $# -gt 1 ]]; then echo "usage: scripts/test.sh [cpu|gpu|sanitize]" >&2; exit 2; fi
+if [[ $# -gt 1 ]]; then echo "usage: scripts/test.sh [cpu|gpu]" >&2; exit 2; fi
 preset=${1:-}
 if [[ -z $preset ]]; then
   if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L 2>/dev/null | grep -q '^GPU'; then
@@ -26,10 +26,9 @@ if [[ -z $preset ]]; then
   fi
 fi
 case $preset in
-  cpu) what="cpu tests; the GPU tests are compiled by nvcc for sm_90 but need a GPU to run" ;;
+  cpu) what="cpu tests under ASan and UBSan; GPU tests compiled by nvcc for sm_90, not run" ;;
   gpu) what="every test, on the GPU that nvidia-smi lists" ;;
-  sanitize) what="cpu tests under AddressSanitizer and UBSan" ;;
-  *) echo "usage: scripts/test.sh [cpu|gpu|sanitize]" >&2; exit 2 ;;
+  *) echo "usage: scripts/test.sh [cpu|gpu]" >&2; exit 2 ;;
 esac
 say "cunp tests, preset '$preset': $what"
 
@@ -87,24 +86,24 @@ if ! catch2_found; then
   fi
 fi
 
-# --- Python with NumPy 2 (the golden data are NumPy's own outputs) -------------------------------
-numpy2() {
-  "$1" -c 'import sys, numpy; sys.exit(int(numpy.__version__.split(".")[0]) < 2)' 2>/dev/null
+# --- Python with NumPy 2 and SciPy (the golden data are their own outputs) ---------------------
+golden_python() {
+  "$1" -c 'import sys, numpy, scipy; sys.exit(int(numpy.__version__.split(".")[0]) < 2)' 2>/dev/null
 }
 venv=$root/build-venv
 py=$(command -v python3 || true)
 if [[ -z $py ]]; then
-  missing+=("Python 3 with NumPy 2: apt-get install python3 python3-pip")
-elif ! numpy2 "$py"; then
-  if [[ -x $venv/bin/python ]] && numpy2 "$venv/bin/python"; then
+  missing+=("Python 3 with NumPy 2 and SciPy: apt-get install python3 python3-pip")
+elif ! golden_python "$py"; then
+  if [[ -x $venv/bin/python ]] && golden_python "$venv/bin/python"; then
     py=$venv/bin/python
   elif [[ $can_install -eq 1 ]]; then
-    say "installing NumPy 2 for $py (pip)"
+    say "installing NumPy 2 and SciPy for $py (pip)"
     if ! "$py" -m pip --version >/dev/null 2>&1 && [[ $as_root -eq 1 ]]; then
       apt_install python3-pip || true
     fi
     log=$(mktemp)
-    if "$py" -m pip install --quiet 'numpy>=2' >"$log" 2>&1; then
+    if "$py" -m pip install --quiet 'numpy>=2' scipy >"$log" 2>&1; then
       :
     elif grep -q externally-managed "$log"; then
       note "$py is managed by the system's package manager (PEP 668), so pip may not install" \
@@ -114,20 +113,21 @@ elif ! numpy2 "$py"; then
         apt_install python3-venv || true
         "$py" -m venv "$venv" >/dev/null 2>&1 || true
       fi
-      if [[ -x $venv/bin/python ]] && "$venv/bin/python" -m pip install --quiet 'numpy>=2'; then
+      if [[ -x $venv/bin/python ]] && "$venv/bin/python" -m pip install --quiet 'numpy>=2' scipy; then
         py=$venv/bin/python
       else
         note "no virtual environment could be made (apt-get install python3-venv fixes that);" \
              "installing with pip's --break-system-packages instead"
-        "$py" -m pip install --quiet --break-system-packages 'numpy>=2' || true
+        "$py" -m pip install --quiet --break-system-packages 'numpy>=2' scipy || true
       fi
     else
       cat "$log"
     fi
     rm -f "$log"
   fi
-  numpy2 "$py" || missing+=("NumPy 2 for $py: $py -m pip install 'numpy>=2' (where the system
-     manages that Python: apt-get install python3-venv, then run this script again)")
+  golden_python "$py" || missing+=("NumPy 2 and SciPy for $py: $py -m pip install 'numpy>=2' scipy
+     (where the system manages that Python: apt-get install python3-venv, then run this script
+     again)")
 fi
 
 if [[ ${#missing[@]} -gt 0 ]]; then
@@ -138,7 +138,7 @@ if [[ ${#missing[@]} -gt 0 ]]; then
 fi
 tools="cmake $(cmake --version | head -n1 | cut -d' ' -f3)"
 tools+=", nvcc $(nvcc --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')"
-note "$tools, $py with numpy $("$py" -c 'import numpy; print(numpy.__version__)')"
+note "$tools, $py with $("$py" -c 'import numpy, scipy; print("numpy", numpy.__version__, "scipy", scipy.__version__)')"
 
 # --- Configure, build, test (the steps of `cmake --workflow --preset $preset`) -------------------
 build=$root/build-$preset
