@@ -22,9 +22,16 @@
 //   caller pays; the target is <= 8 us, CuPy about 20 us).
 // - matmul_cpu/cunp/float32/4096: the cpu backend, host time per call (NumPy's np.matmul in
 //   cupy_linalg.py is its peer).
+// - solve_refine_<mode>/cunp/float64/<n>: linalg::solve(a, b, {.refine = mode}) of an n x n
+//   well-conditioned system (n = 1024, 4096) with one right-hand side, mode none (the plain
+//   solve) beside fp32, tf32, bf16, fp16; GPU time per call, launch not hidden (a refined solve
+//   waits); the result's backward error (berr) and the refinement's iterations as counters.
 // - decomp_<op>/cunp/<dtype>/<n>: linalg::cholesky, qr (reduced), eigh, svd (reduced) of one
 //   n x n float32 or float64 matrix (symmetric positive definite for cholesky and eigh), GPU time
 //   per call with the launch not hidden (cuSOLVER's calls may wait for the device).
+// - decomp_<op>_batch4096/cunp/float32/<n>: the same of a stack of 4096 n x n matrices (cholesky
+//   at 32 and 64, eigh and svd at 32): cuSOLVER's batched routes (potrfBatched, syevjBatched,
+//   gesvdjBatched); hot-cache at 32 (16 MiB).
 //
 // Flops: 2 n^3 for real dtypes, 8 n^3 for complex (four real multiply-adds per complex one),
 // times the batch; tf32 and bf16x3 rows count the float32 product's 2 n^3 (an effective rate, to
@@ -40,6 +47,8 @@
 // spread. A full run takes about a minute on an H200 (the cpu row about 5 s of it).
 #include <cublas_v2.h>
 
+#include <algorithm>
+#include <cmath>
 #include <complex>
 #include <map>
 #include <string>
@@ -302,29 +311,108 @@ template <class T> void register_dtype(const std::vector<index_t>& sides) {
 
 // --- numpy.linalg's decompositions (GPU time, launch not hidden: cuSOLVER's calls may wait)
 
-/// A symmetric positive definite n x n float64 or float32 matrix, a a^T / n + I, made once.
-template <class T> const ndarray<T>& spd_input(index_t n) {
-  static auto* cache = new std::map<index_t, ndarray<T>>();
-  auto it = cache->find(n);
+/// `batch` symmetric positive definite n x n float64 or float32 matrices (one when batch is 1),
+/// a a^T / n + I, made once.
+template <class T> const ndarray<T>& spd_input(index_t batch, index_t n) {
+  static auto* cache = new std::map<std::pair<index_t, index_t>, ndarray<T>>();
+  const auto key = std::make_pair(batch, n);
+  auto it = cache->find(key);
   if (it == cache->end()) {
-    const auto& x = inputs<T>(1, n);
-    it = cache->emplace(n, cunp::eval(cunp::matmul(x.a, x.a.T()) / T(n) +
-                                      cunp::eye<T>(n, cunp::none, 0, gpu0)))
-             .first;
+    const auto& x = inputs<T>(batch, n);
+    const auto spd = cunp::eval(cunp::matmul(x.a, cunp::swapaxes(x.a, -1, -2)) / T(n) +
+                                cunp::eye<T>(n, cunp::none, 0, gpu0));
+    it = cache->emplace(key, spd).first;
   }
   return it->second;
 }
 
-template <class T> void decomposition(State& s, const std::string& op, index_t n) {
+template <class T> void decomposition(State& s, const std::string& op, index_t batch, index_t n) {
   namespace L = cunp::linalg;
-  const auto& a = op == "cholesky" || op == "eigh" ? spd_input<T>(n) : inputs<T>(1, n).a;
-  s.SetLabel(std::to_string(n) + "x" + std::to_string(n));
+  const bool spd = op == "cholesky" || op == "eigh";
+  const auto& a = spd ? spd_input<T>(batch, n) : inputs<T>(batch, n).a;
+  s.SetLabel((batch > 1 ? std::to_string(batch) + " x " : "") + std::to_string(n) + "x" +
+             std::to_string(n));
   gpu_loop(s, {}, [&] {
     if (op == "cholesky") consume(L::cholesky(a));
     else if (op == "qr") consume(L::qr(a).R);
     else if (op == "eigh") consume(L::eigh(a).eigenvectors);
     else consume(L::svd(a, false).U);
   });
+}
+
+// --- linalg::solve's mixed-precision mode (GPU time, launch not hidden: a refined solve waits
+// for its iteration count)
+
+/// A well-conditioned n x n float64 system, made once: inputs<double>'s random a plus n I (the
+/// classical refinement converges while cond(a) u_low is well below 1: float16's u is 2^-11) and
+/// one random right-hand side.
+const std::pair<ndarray<double>, ndarray<double>>& refine_system(index_t n) {
+  static auto* cache = new std::map<index_t, std::pair<ndarray<double>, ndarray<double>>>();
+  auto it = cache->find(n);
+  if (it == cache->end()) {
+    const ndarray<double> a = cunp::eval(inputs<double>(1, n).a +
+                                         cunp::eye<double>(n, cunp::none, 0, gpu0) * double(n));
+    it = cache->emplace(n, std::make_pair(a, random_operand<double>({n}, 3))).first;
+  }
+  return it->second;
+}
+
+/// ||b - a x||_inf / (||a||_inf ||x||_inf + ||b||_inf) for one right-hand side, on the host with
+/// the residual in long double: float64's own rounding of it (about sqrt(n) u) would be as large
+/// as what it measures.
+double backward_error(const ndarray<double>& a, const ndarray<double>& b,
+                      const ndarray<double>& x) {
+  const auto av = a.to_vector(), bv = b.to_vector(), xv = x.to_vector();
+  const std::size_t n = bv.size();
+  long double anrm = 0, rn = 0, xn = 0, bn = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    long double row = 0, r = bv[i];
+    for (std::size_t j = 0; j < n; ++j) {
+      row += std::fabs(static_cast<long double>(av[i * n + j]));
+      r -= static_cast<long double>(av[i * n + j]) * xv[j];
+    }
+    anrm = std::max(anrm, row);
+    rn = std::max(rn, std::fabs(r));
+    xn = std::max(xn, std::fabs(static_cast<long double>(xv[i])));
+    bn = std::max(bn, std::fabs(static_cast<long double>(bv[i])));
+  }
+  return static_cast<double>(rn / (anrm * xn + bn));
+}
+
+/// solve(a, b, {.refine = mode}) of refine_system(n), GPU time per call. Counters, from one more
+/// call after the timing: berr (backward_error of its result) and refine_iters (the refinement's
+/// iterations; negative: it fell back to a float64 solve; 0 for refine::none). flops: the LU's
+/// 2/3 n^3, an effective rate for the refined modes.
+void solve_refined(State& s, cunp::refine mode, index_t n) {
+  namespace L = cunp::linalg;
+  const auto& [a, b] = refine_system(n);
+  const double nd = static_cast<double>(n);
+  s.SetLabel(std::to_string(n) + "x" + std::to_string(n) + ", one right-hand side");
+  gpu_loop(s, {.flops = 2 * nd * nd * nd / 3},
+           [&] { consume(L::solve(a, b, {.refine = mode})); });
+  cunp::detail::last_refine().min_iterations = 0;
+  const auto x = L::solve(a, b, {.refine = mode});
+  s.counters["refine_iters"] = cunp::detail::last_refine().min_iterations;
+  s.counters["berr"] = backward_error(a, b, x);
+}
+
+/// solve_refine_<mode>/cunp/float64/<n>, n = 1024 and 4096, mode none (the plain solve: the
+/// time to beat, issue 20's target being 2x at 4096), fp32, tf32, bf16, fp16.
+void register_solve_refine() {
+  using cunp::refine;
+  const std::pair<const char*, refine> modes[] = {{"none", refine::none},
+                                                  {"fp32", refine::fp32},
+                                                  {"tf32", refine::tf32},
+                                                  {"bf16", refine::bf16},
+                                                  {"fp16", refine::fp16}};
+  for (const index_t n : {1024, 4096})
+    for (const auto& [name, mode] : modes) {
+      const std::string row = std::string("solve_refine_") + name + "/cunp/float64/" +
+                              std::to_string(n);
+      gpu_timed(benchmark::RegisterBenchmark(row.c_str(), [mode = mode, n](State& s) {
+        solve_refined(s, mode, n);
+      }));
+    }
 }
 
 void register_benchmarks() {
@@ -338,10 +426,18 @@ void register_benchmarks() {
     for (const index_t n : sides) {
       const std::string tail = "/" + std::to_string(n);
       gpu_timed(RegisterBenchmark(("decomp_" + op + "/cunp/float32" + tail).c_str(),
-                                  [op, n](State& s) { decomposition<float>(s, op, n); }));
+                                  [op, n](State& s) { decomposition<float>(s, op, 1, n); }));
       gpu_timed(RegisterBenchmark(("decomp_" + op + "/cunp/float64" + tail).c_str(),
-                                  [op, n](State& s) { decomposition<double>(s, op, n); }));
+                                  [op, n](State& s) { decomposition<double>(s, op, 1, n); }));
     }
+  // decomp_<op>_batch4096/cunp/float32/<n>: stacks of small matrices (the batched routes).
+  constexpr index_t stack = 4096;
+  for (const auto& [op, n] : std::vector<std::pair<std::string, index_t>>{
+           {"cholesky", 32}, {"cholesky", 64}, {"eigh", 32}, {"svd", 32}}) {
+    const std::string name = "decomp_" + op + "_batch4096/cunp/float32/" + std::to_string(n);
+    gpu_timed(RegisterBenchmark(name.c_str(),
+                                [op, n](State& s) { decomposition<float>(s, op, stack, n); }));
+  }
   // At 8192 one call takes 1.4 ms (float16) to 80 ms (complex64), so Google Benchmark runs a few
   // iterations per repetition at the default min time (complex64: one), as bench_memory's gemm
   // rows.
@@ -376,6 +472,7 @@ void register_benchmarks() {
 
 int main(int argc, char** argv) {
   register_benchmarks();
+  register_solve_refine();
   // The cuBLAS this binary loaded: CuPy and PyTorch may load another build (their JSON lists the
   // libcublas files), and a different cuBLAS picks different kernels for the same shape.
   int v[3] = {0, 0, 0};

@@ -5,12 +5,17 @@
 // What is unique is compared with NumPy's values (Cholesky factors, LAPACK's QR, eigenvalues,
 // singular values); eigenvectors and singular vectors by what defines them (orthonormal columns,
 // A V = V diag(w), U diag(S) Vh = A). On a GPU: larger shapes against the cpu, and a failed
-// factorisation surfacing at the next wait with the device still usable.
+// factorisation surfacing at the next wait with the device still usable; stacks of small matrices
+// (cuSOLVER's batched routes) and just over their limits (its per-matrix loop) against the cpu and
+// against their matrices factorised one by one, with garbage in the triangle not read, special
+// matrices (zero, rank one), a NaN in one matrix and a failed Cholesky factorisation.
 #include <algorithm>
 #include <cmath>
 #include <complex>
 #include <cstdint>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cunp/decompositions.hpp"
@@ -227,6 +232,218 @@ template <class T> void eig_cases(archive& g, cunp::device dev) {
   }
 }
 
+// --- stacks of small matrices: the GPU's batched routes (batched_decompositions.cuh) take two or
+// more matrices up to 64 x 64 (cholesky) or 32 x 32 (eigh, svd); one matrix, or larger ones, the
+// per-matrix loop. Each case runs on every backend against the cpu's results and against the
+// stack's matrices factorised one by one (on a GPU, the loop route).
+
+/// Values in [-0.5, 0.5) of T in `shape`, on the cpu (complex: both parts).
+template <class T> ndarray<T> random_stack(const cunp::shape_t& shape, std::uint64_t seed) {
+  std::vector<T> v(static_cast<std::size_t>(cunp::shape_size(shape)));
+  const auto next = [&] { return double(splitmix64(seed) >> 11) * 0x1p-53 - 0.5; };
+  for (auto& e : v) {
+    const double re = next();
+    if constexpr (cunp::is_complex_v<T>)
+      e = T(real_t<T>(re), real_t<T>(next()));
+    else
+      e = T(re);
+  }
+  return cunp::asarray(v, shape, cpu);
+}
+
+/// B B^H + n I of a random B (..., n, n): Hermitian positive definite, on the cpu.
+template <class T> ndarray<T> hpd_stack(const cunp::shape_t& shape, std::uint64_t seed) {
+  const auto b = random_stack<T>(shape, seed);
+  const index_t n = shape.back();
+  return cunp::eval(cunp::matmul(b, adjoint(b)) + cunp::eye<T>(n, none, 0, cpu) * T(double(n)));
+}
+
+/// h with garbage in the strict triangle not read (the lower one when upper, else the upper one)
+/// and, with imag_diagonal, an imaginary part on a complex diagonal (which eigh ignores).
+template <class T>
+ndarray<T> with_garbage(const ndarray<T>& h, bool upper, std::uint64_t seed, bool imag_diagonal) {
+  const auto g = cunp::eval(random_stack<T>(h.shape(), seed) * T(100));
+  auto out = upper ? cunp::eval(cunp::triu(h) + cunp::tril(g, -1))
+                   : cunp::eval(cunp::tril(h) + cunp::triu(g, 1));
+  if constexpr (cunp::is_complex_v<T>)
+    if (imag_diagonal)
+      out = cunp::eval(out + cunp::eye<T>(h.shape().back(), none, 0, cpu) * T(0, 3));
+  return out;
+}
+
+/// cholesky (both factors) and eigh, eigvalsh (both UPLO) of the Hermitian stack h (count, n, n)
+/// against the cpu's and each matrix's alone; want_cholesky false for h not positive definite.
+template <class T> void check_hermitian_stack(const ndarray<T>& h, bool want_cholesky) {
+  const double tol = tolerance_of<T>();
+  const index_t count = h.shape()[0];
+  const double scale = std::max(max_magnitude(h), 1.0);
+  if (want_cholesky) {
+    const auto lower = with_garbage(h, false, 11, false), upper = with_garbage(h, true, 12, false);
+    const auto want_l = L::cholesky(h), want_u = L::cholesky(h, true);
+    for (const cunp::device dev : backends()) {
+      INFO("cholesky on " << dev.str());
+      const auto xl = lower.to(dev), xu = upper.to(dev);
+      const auto l = L::cholesky(xl), u = L::cholesky(xu, true);
+      CHECK(l.device() == dev);
+      require_scaled(l, want_l, tol);
+      require_scaled(u, want_u, tol);
+      for (index_t z = 0; z < count; ++z) {
+        require_scaled(cunp::view(l, z), L::cholesky(cunp::view(xl, z)).to(cpu), tol);
+        require_scaled(cunp::view(u, z), L::cholesky(cunp::view(xu, z), true).to(cpu), tol);
+      }
+    }
+  }
+  if (h.shape().back() > 33) return;  // eigh's batched route stops at 32
+  const auto w = L::eigvalsh(h);
+  for (const bool up : {false, true}) {
+    const std::string uplo = up ? "U" : "L";
+    const auto in = with_garbage(h, up, 13, true);
+    for (const cunp::device dev : backends()) {
+      INFO("eigh UPLO " << uplo << " on " << dev.str());
+      const auto x = in.to(dev);
+      const auto e = L::eigh(x, uplo);
+      CHECK(e.eigenvectors.device() == dev);
+      require_scaled(e.eigenvalues, w, tol);
+      require_scaled(L::eigvalsh(x, uplo), w, tol);
+      require_orthonormal_columns(e.eigenvectors, tol * 4);
+      const auto v = e.eigenvectors.to(cpu);
+      const auto values = cunp::view(e.eigenvalues.to(cpu), ellipsis, newaxis, cunp::all);
+      require_near(cunp::eval(cunp::matmul(h, v)), cunp::eval(v * values.template astype<T>()), 0,
+                   tol * scale * 4);
+      for (index_t z = 0; z < count; ++z)
+        require_scaled(cunp::view(e.eigenvalues, z), L::eigvalsh(cunp::view(x, z), uplo).to(cpu),
+                       tol);
+    }
+  }
+}
+
+/// svdvals and svd (full and reduced, and of the transposed view) of the stack a (..., m, n)
+/// against the cpu's values and each matrix's alone, the factors by what defines them.
+template <class T> void check_svd_stack(const ndarray<T>& a) {
+  const double tol = tolerance_of<T>();
+  const index_t m = a.shape()[a.ndim() - 2], n = a.shape().back(), k = std::min(m, n);
+  const auto want = L::svdvals(a);
+  const double scale = std::max(max_magnitude(a), 1.0);
+  for (const cunp::device dev : backends()) {
+    INFO("svd on " << dev.str());
+    const auto x = a.to(dev);
+    require_scaled(L::svdvals(x), want, tol);
+    require_scaled(L::svd(x, true, false).S, want, tol);
+    require_scaled(L::svdvals(cunp::swapaxes(x, -1, -2)), want, tol);
+    for (const bool full : {true, false}) {
+      INFO((full ? "full" : "reduced"));
+      const auto r = L::svd(x, full);
+      CHECK(r.U.device() == dev);
+      CHECK(r.U.shape().back() == (full ? m : k));
+      CHECK(r.Vh.shape()[r.Vh.ndim() - 2] == (full ? n : k));
+      require_scaled(r.S, want, tol);
+      const auto u = cunp::view(r.U.to(cpu), ellipsis, slice(0, k));
+      const auto vh = cunp::view(r.Vh.to(cpu), ellipsis, slice(0, k), cunp::all);
+      const auto s = cunp::view(r.S.to(cpu), ellipsis, newaxis, cunp::all).template astype<T>();
+      require_near(cunp::eval(cunp::matmul(cunp::eval(u * s), vh)), a, 0, tol * scale * 4);
+      require_orthonormal_columns(r.U, tol * 4);
+      require_orthonormal_columns(adjoint(r.Vh), tol * 4);
+    }
+    const auto flat = x.reshape({-1, m, n});
+    const auto values = L::svdvals(flat);
+    for (index_t z = 0; z < flat.shape()[0]; ++z)
+      require_scaled(cunp::view(values, z), L::svdvals(cunp::view(flat, z)).to(cpu), tol);
+  }
+}
+
+template <class T> void batched_cases() {
+  INFO(dname<T>());
+  for (const index_t n : {1, 2, 7, 32, 33, 64, 65}) {
+    INFO("stack of 4 Hermitian " << n << " x " << n);
+    check_hermitian_stack(hpd_stack<T>({4, n, n}, 100 + std::uint64_t(n)), true);
+  }
+  {
+    INFO("a stack of a positive definite, a zero, a rank-one matrix");
+    auto h = hpd_stack<T>({3, 7, 7}, 200);
+    cunp::view(h, 1).fill(T(0));
+    cunp::view(h, 2).fill(T(1));
+    check_hermitian_stack(h, false);
+  }
+  const std::vector<std::pair<index_t, index_t>> sides = {{1, 1},   {2, 2},   {7, 7},   {32, 32},
+                                                          {33, 33}, {32, 20}, {20, 32}, {5, 3},
+                                                          {3, 5},   {33, 20}, {20, 33}};
+  for (const auto& [m, n] : sides) {
+    INFO("svd of a 2 x 3 stack of " << m << " x " << n);
+    check_svd_stack(random_stack<T>({2, 3, m, n}, 300 + std::uint64_t(m * 64 + n)));
+  }
+  for (const auto& [m, n] : std::vector<std::pair<index_t, index_t>>{{7, 5}, {5, 7}}) {
+    INFO("svd of a random, a zero, a rank-one " << m << " x " << n);
+    auto a = random_stack<T>({3, m, n}, 400);
+    cunp::view(a, 1).fill(T(0));
+    cunp::view(a, 2).fill(T(1));
+    check_svd_stack(a);
+  }
+}
+
+/// A NaN in one matrix of a stack that takes the batched routes: NumPy's eigvalsh gives that
+/// matrix NaN values and its svd raises. A GPU gives cuSOLVER's result for that matrix
+/// (differences.md) or NumPy's error at the next wait, the other matrices' values right either
+/// way, and stays usable.
+template <class T> void nan_in_stack() {
+  using P = real_t<T>;
+  const double tol = tolerance_of<T>();
+  auto h = hpd_stack<T>({4, 7, 7}, 500);
+  cunp::view(h, 2, 4, 3).fill(T(NAN));
+  cunp::view(h, 2, 3, 4).fill(T(NAN));
+  const auto others_right = [&](const ndarray<P>& got, auto&& one) {
+    for (const index_t z : {0, 1, 3}) require_scaled(cunp::view(got, z), one(z), tol);
+  };
+  for (const cunp::device dev : backends()) {
+    INFO(dname<T>() << " on " << dev.str());
+    const auto x = h.to(dev);
+    std::optional<ndarray<P>> w;
+    try {
+      w = L::eigvalsh(x).to(cpu);
+    } catch (const cunp::linalg_error& e) {
+      CHECK(!dev.is_cpu());
+      CHECK(std::string(e.what()) == "Eigenvalues did not converge");
+    }
+    if (w) {
+      others_right(*w, [&](index_t z) { return L::eigvalsh(cunp::view(h, z)); });
+      if (dev.is_cpu()) CHECK(std::isnan(double(cunp::view(*w, 2, 0).item())));
+    }
+    if (dev.is_cpu()) {
+      CHECK_THROWS_WITH(L::svdvals(x), "SVD did not converge");
+    } else {
+      try {
+        const auto s = L::svdvals(x).to(cpu);
+        others_right(s, [&](index_t z) { return L::svdvals(cunp::view(h, z)); });
+      } catch (const cunp::linalg_error& e) {
+        CHECK(std::string(e.what()) == "SVD did not converge");
+      }
+    }
+    const auto ok = hpd_stack<T>({4, 7, 7}, 501).to(dev);
+    CHECK_NOTHROW(L::svdvals(ok).to_vector());
+    CHECK_NOTHROW(L::eigh(ok).eigenvectors.to_vector());
+  }
+}
+
+/// A stack with its last matrix not positive definite, on the batched Cholesky route (5 x 7 x 7,
+/// 5 x 32 x 32) and the loop (2 x 65 x 65, 1 x 7 x 7): the call returns, the next wait throws
+/// NumPy's error, the device stays usable; under eager checking the call throws.
+template <class T> void cholesky_failure_in_stack() {
+  for (const cunp::device dev : backends()) {
+    if (dev.is_cpu()) continue;
+    for (const cunp::shape_t& shape : {cunp::shape_t{5, 7, 7}, cunp::shape_t{5, 32, 32},
+                                       cunp::shape_t{2, 65, 65}, cunp::shape_t{1, 7, 7}}) {
+      INFO(dname<T>() << " stack " << cunp::shape_str(shape));
+      auto stack = hpd_stack<T>(shape, 600).to(dev);
+      cunp::view(stack, shape[0] - 1).fill(T(1));  // rank one
+      const auto f = L::cholesky(stack);
+      CHECK_THROWS_WITH(f.to_vector(), "Matrix is not positive definite");
+      const auto ok = L::cholesky(hpd_stack<T>(shape, 601).to(dev), true);
+      CHECK_NOTHROW(ok.to_vector());
+      cunp::index_checking_guard eager(cunp::index_checking::eager);
+      CHECK_THROWS_AS(L::cholesky(stack), cunp::linalg_error);
+    }
+  }
+}
+
 }  // namespace
 
 TEST_CASE("eig and eigvals match NumPy", "[decompositions][golden]") {
@@ -357,4 +574,16 @@ TEST_CASE("GPU decompositions equal the cpu's; a failure surfaces at the next wa
     CHECK_THROWS_AS(L::cholesky(stack), cunp::linalg_error);
     CHECK_NOTHROW(L::eigvalsh(stack).to_vector());
   }
+}
+
+TEST_CASE("Stacks of small matrices (the GPU's batched routes) equal the cpu's and the loop's",
+          "[decompositions][gpu]") {
+  batched_cases<float>();
+  batched_cases<double>();
+  batched_cases<std::complex<float>>();
+  batched_cases<std::complex<double>>();
+  nan_in_stack<double>();
+  nan_in_stack<std::complex<float>>();
+  cholesky_failure_in_stack<double>();
+  cholesky_failure_in_stack<std::complex<float>>();
 }

@@ -2,13 +2,17 @@
 // det, slogdet, solve, inv, matrix_power. Batched over leading axes as NumPy; NumPy's dtypes
 // (float32, float64, complex64, complex128; bool and integers computed in float64). Each is
 // NumPy's checks and one backend call: cunp's own LU on the cpu (detail/cpu/linalg/lu.hpp),
-// cuBLAS's batched and cuSOLVER's 64-bit LU on a GPU (detail/cuda/linalg/lu.cuh).
+// cuBLAS's batched and cuSOLVER's 64-bit LU on a GPU (detail/cuda/linalg/lu.cuh). solve's opt-in
+// mixed-precision mode (solve_options::refine): detail/cpu/linalg/refine.hpp on the cpu,
+// cuSOLVER's iterative-refinement solver on a GPU (detail/cuda/linalg/refine.cuh).
 #pragma once
 #include <string>
 #include <type_traits>
 
 #include "cunp/creation.hpp"
 #include "cunp/detail/cpu/linalg/lu.hpp"
+#include "cunp/detail/cpu/linalg/refine.hpp"
+#include "cunp/detail/linalg/refinement.hpp"
 #include "cunp/manipulation.hpp"
 #include "cunp/ndarray.hpp"
 #include "cunp/products.hpp"
@@ -58,15 +62,19 @@ inline shape_t with_core(shape_t batch, std::initializer_list<index_t> core) {
   return batch;
 }
 
-/// x = a^-1 b for a (..., n, n) and b (..., n, k) whose batches broadcast (b's checked here).
+/// x = a^-1 b for a (..., n, n) and b (..., n, k) whose batches broadcast (b's checked here),
+/// refined from a factorisation in `mode`'s format unless it is refine::none.
 template <class Backend, class R>
-ndarray<R> solve_matrices(const ndarray<R>& a, const ndarray<R>& b, const shape_t& batch) {
+ndarray<R> solve_matrices(const ndarray<R>& a, const ndarray<R>& b, const shape_t& batch,
+                          refine mode = refine::none) {
   const index_t n = a.shape().back(), k = b.shape().back();
   ndarray<R> x(with_core(batch, {n, k}), a.device());
   if (x.size() == 0) return x;
   dispatch<Backend>(a.device(), [&](auto be) {
-    solve_run(be, x, broadcast_to(a, with_core(batch, {n, n})),
-              broadcast_to(b, with_core(batch, {n, k})));
+    const auto av = broadcast_to(a, with_core(batch, {n, n}));
+    const auto bv = broadcast_to(b, with_core(batch, {n, k}));
+    if (mode == refine::none) solve_run(be, x, av, bv);
+    else refine_solve_run(be, x, av, bv, mode);
   });
   return x;
 }
@@ -74,6 +82,12 @@ ndarray<R> solve_matrices(const ndarray<R>& a, const ndarray<R>& b, const shape_
 }  // namespace cunp::detail
 
 namespace cunp::linalg {
+
+/// linalg::solve's keywords beyond NumPy's: `solve(a, b, {.refine = cunp::refine::tf32})`.
+struct solve_options {
+  /// Factorise in a lower precision and refine the solution to the input's (cunp::refine).
+  cunp::refine refine = cunp::refine::none;
+};
 
 /// numpy.linalg.slogdet's result: the sign (a unit-modulus complex for complex input; 0 for a
 /// singular matrix) and the natural log of |det| (-inf for a singular matrix), of the batch's
@@ -115,9 +129,17 @@ template <class Backend = detail::compiled_backend, array_like A,
 /// (n,) when 1-d (broadcast over a's batch), else matrices (..., n, k) whose batch broadcasts
 /// with a's. A singular matrix raises linalg_error("Singular matrix"): on a GPU at the next wait
 /// for the device (or the call itself under index_checking::eager), as a bad index does.
+/// `{.refine = cunp::refine::tf32}` (or fp16, bf16, fp32) opts into a mixed-precision solve
+/// (NumPy has none): each matrix factorised in that format, its solution refined to the input's
+/// precision, a full-precision solve where refinement does not converge; the result's dtype and
+/// accuracy are the plain solve's (a refined x has ||b - a x|| <= sqrt(n) u ||a|| ||x||, u the
+/// dtype's unit roundoff: detail/linalg/refinement.hpp). On a GPU this is
+/// cuSOLVER's iterative-refinement solver, one call per matrix, each waiting for the device
+/// (allow_synchronize(false) refuses it). refine::fp32 takes float64 and complex128 alone.
 template <class Backend = detail::compiled_backend, array_like A, array_like B,
           class R = detail::linalg_result_t<A, B>>
-[[nodiscard]] ndarray<R> solve(const A& a, const B& b) {
+[[nodiscard]] ndarray<R> solve(const A& a, const B& b, const solve_options& options = {}) {
+  detail::check_refine<R>(options.refine);
   const auto x = detail::linalg_array<R, Backend>(a);
   const auto y = detail::linalg_array<R, Backend>(b);
   detail::check_same_device(x.device(), y.device(), "solve");
@@ -132,7 +154,8 @@ template <class Backend = detail::compiled_backend, array_like A, array_like B,
   };
   if (y.ndim() == 1) {
     if (y.shape()[0] != n) throw mismatch("solve1", "(m,m),(m)->(m)", y.shape()[0]);
-    return detail::solve_matrices<Backend>(x, y.reshape({n, 1}), xb).reshape(detail::with_core(xb, {n}));
+    return detail::solve_matrices<Backend>(x, y.reshape({n, 1}), xb, options.refine)
+        .reshape(detail::with_core(xb, {n}));
   }
   if (y.ndim() == 0)
     throw value_error("solve: Input operand 1 does not have enough dimensions (has 0, gufunc "
@@ -145,7 +168,7 @@ template <class Backend = detail::compiled_backend, array_like A, array_like B,
   } catch (const shape_error&) {
     throw shape_error(detail::remapped_error({{x.shape(), 2}, {y.shape(), 2}}, std::nullopt, {n, k}));
   }
-  return detail::solve_matrices<Backend>(x, y, batch);
+  return detail::solve_matrices<Backend>(x, y, batch, options.refine);
 }
 
 /// numpy.linalg.inv(a): the inverse of each matrix of a (..., n, n) (solve against the identity);
@@ -203,6 +226,7 @@ template <class Backend = detail::compiled_backend, array_like A>
 // The CUDA backend of this header, for nvcc TUs (cunp.hpp includes every one).
 #if defined(__CUDACC__)
 #include "cunp/detail/cuda/linalg/lu.cuh"
+#include "cunp/detail/cuda/linalg/refine.cuh"
 #endif
 
 // The rest of numpy.linalg, which builds on this header: <cunp/linalg.hpp> gives all of it.

@@ -1,6 +1,7 @@
 // cunp/detail/cuda/linalg/decompositions.cuh: the CUDA backend of cholesky, qr, eigh, svd and eig
 // through cuSOLVER's 64-bit API (Xpotrf, Xgeqrf, Xsyevd, Xgesvd, Xgeev; orgqr/ungqr, which has no
-// 64-bit form), one call per matrix of the batch. cuSOLVER is column-major: a C-ordered matrix is
+// 64-bit form), one call per matrix of the batch; stacks of small matrices take cuSOLVER's batched
+// routines instead (batched_decompositions.cuh). cuSOLVER is column-major: a C-ordered matrix is
 // its transpose there, which each routine below either uses as it is (the transpose of a Hermitian
 // matrix is its conjugate; the SVD of A^T holds A's factors swapped) or undoes with one copy.
 // A failure (info > 0) surfaces with no wait (solver_status.cuh).
@@ -15,6 +16,7 @@
 #include "cunp/detail/cpu/linalg/decompositions.hpp"
 #include "cunp/detail/cuda/core/cusolver.cuh"
 #include "cunp/detail/cuda/core/workspace.cuh"
+#include "cunp/detail/cuda/linalg/batched_decompositions.cuh"
 #include "cunp/detail/cuda/linalg/matmul.cuh"
 #include "cunp/detail/cuda/linalg/solver_status.cuh"
 #include "cunp/manipulation.hpp"
@@ -86,7 +88,8 @@ namespace cunp::detail {
 
 /// The Cholesky factor of each matrix of the C-ordered (batch, n, n) a, in place. cuSOLVER's
 /// upper factor of the column-major view conj(A) = U^H U is L^T there, so it reads as NumPy's L
-/// in C order (and its lower factor as U): no copy; the other triangle is zeroed after.
+/// in C order (and its lower factor as U): no copy; the other triangle is zeroed after. A stack
+/// of small matrices takes potrfBatched (batched_decompositions.cuh).
 template <class T> void cholesky_run(cuda_backend, const ndarray<T>& a, bool upper) {
   const index_t n = a.shape().back(), count = matrix_count(a, n, n);
   const int dev = a.device().index();
@@ -94,16 +97,20 @@ template <class T> void cholesky_run(cuda_backend, const ndarray<T>& a, bool upp
   const cusolverDnHandle_t h = cuda::cusolver_handle(dev);
   const cudaDataType_t type = cuda::blas_types<T>::data;
   const cublasFillMode_t fill = upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
-  std::size_t dbytes = 0, hbytes = 0;
-  CUNP_CUSOLVER_CHECK(cusolverDnXpotrf_bufferSize(h, cuda::cusolver_params(), fill, n, type,
-                                                  a.data(), n, type, &dbytes, &hbytes));
-  cuda::solver_work w(dev, dbytes, hbytes);
   const ndarray<int> info({count}, a.device());
-  for (index_t z = 0; z < count; ++z)
-    CUNP_CUSOLVER_CHECK(cusolverDnXpotrf(h, cuda::cusolver_params(), fill, n, type,
-                                         a.data() + z * n * n, n, type, w.device.data(), dbytes,
-                                         w.host.data(), hbytes, info.data() + z));
-  tri_zero(a, 0, !upper);  // the triangle cuSOLVER did not write
+  if (cuda::batched_cholesky(n, count)) {
+    cuda::cholesky_batched_run(a, n, count, fill, info);
+  } else {
+    std::size_t dbytes = 0, hbytes = 0;
+    CUNP_CUSOLVER_CHECK(cusolverDnXpotrf_bufferSize(h, cuda::cusolver_params(), fill, n, type,
+                                                    a.data(), n, type, &dbytes, &hbytes));
+    cuda::solver_work w(dev, dbytes, hbytes);
+    for (index_t z = 0; z < count; ++z)
+      CUNP_CUSOLVER_CHECK(cusolverDnXpotrf(h, cuda::cusolver_params(), fill, n, type,
+                                           a.data() + z * n * n, n, type, w.device.data(), dbytes,
+                                           w.host.data(), hbytes, info.data() + z));
+  }
+  tri_zero(a, 0, !upper);  // the triangle cuSOLVER did not write (or used as scratch)
   cuda::report_linalg_failure(info, count, index_op::not_positive_definite);
 }
 
@@ -159,7 +166,8 @@ void qr_q_run(cuda_backend, const ndarray<T>& h, const ndarray<T>& tau, const nd
 /// The eigenvalues w (batch, n) of each Hermitian matrix of the C-ordered (batch, n, n) a, one
 /// triangle read (upper: UPLO='U', the column-major view's lower one); with vectors, a becomes
 /// the eigenvectors as columns. Xsyevd sees conj(A), whose vectors are the conjugates: they come
-/// out as rows, so one conjugating transpose makes them A's columns.
+/// out as rows, so one conjugating transpose makes them A's columns. A stack of matrices up to
+/// 32 x 32 takes syevjBatched (batched_decompositions.cuh), which leaves them alike.
 template <class T, class R>
 void eigh_run(cuda_backend, const ndarray<T>& a, const ndarray<R>& w, bool vectors, bool upper) {
   const index_t n = a.shape().back(), count = matrix_count(a, n, n);
@@ -170,17 +178,21 @@ void eigh_run(cuda_backend, const ndarray<T>& a, const ndarray<R>& w, bool vecto
     const cudaDataType_t type = cuda::blas_types<T>::data, rtype = cuda::blas_types<R>::data;
     const cusolverEigMode_t job = vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR;
     const cublasFillMode_t fill = upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
-    std::size_t dbytes = 0, hbytes = 0;
-    CUNP_CUSOLVER_CHECK(cusolverDnXsyevd_bufferSize(h, cuda::cusolver_params(), job, fill, n, type,
-                                                    a.data(), n, rtype, w.data(), type, &dbytes,
-                                                    &hbytes));
-    cuda::solver_work work(dev, dbytes, hbytes);
     const ndarray<int> info({count}, a.device());
-    for (index_t z = 0; z < count; ++z)
-      CUNP_CUSOLVER_CHECK(cusolverDnXsyevd(h, cuda::cusolver_params(), job, fill, n, type,
-                                           a.data() + z * n * n, n, rtype, w.data() + z * n, type,
-                                           work.device.data(), dbytes, work.host.data(), hbytes,
-                                           info.data() + z));
+    if (cuda::batched_jacobi(n, n, count)) {
+      cuda::eigh_batched_run(a, w, n, count, job, fill, info);
+    } else {
+      std::size_t dbytes = 0, hbytes = 0;
+      CUNP_CUSOLVER_CHECK(cusolverDnXsyevd_bufferSize(h, cuda::cusolver_params(), job, fill, n,
+                                                      type, a.data(), n, rtype, w.data(), type,
+                                                      &dbytes, &hbytes));
+      cuda::solver_work work(dev, dbytes, hbytes);
+      for (index_t z = 0; z < count; ++z)
+        CUNP_CUSOLVER_CHECK(cusolverDnXsyevd(h, cuda::cusolver_params(), job, fill, n, type,
+                                             a.data() + z * n * n, n, rtype, w.data() + z * n, type,
+                                             work.device.data(), dbytes, work.host.data(), hbytes,
+                                             info.data() + z));
+    }
     cuda::report_linalg_failure(info, count, index_op::eig_not_converged);
   }
   if (!vectors) return;
@@ -197,12 +209,14 @@ void eigh_run(cuda_backend, const ndarray<T>& a, const ndarray<R>& w, bool vecto
 /// columns. A wide matrix's C-ordered buffer is that already (A^T, n x m): of A^T = conj(V) S U^T
 /// its left factor conj(V) read in C order is Vh and its VT = U^T is U, so cuSOLVER writes
 /// straight into vh and u. A tall one is factorised as A, in a transposed copy, and its factors
-/// transposed back.
+/// transposed back. A stack of matrices up to 32 x 32 takes gesvdjBatched
+/// (batched_decompositions.cuh).
 template <class T, class R>
 void svd_run(cuda_backend, const ndarray<T>& a, const ndarray<R>& s, const ndarray<T>& u,
              const ndarray<T>& vh, bool full_matrices, bool compute_uv) {
   const index_t m = a.shape()[a.ndim() - 2], n = a.shape().back(), k = std::min(m, n);
   const index_t count = matrix_count(a, m, n);
+  if (cuda::batched_jacobi(m, n, count)) return cuda::svd_batched_run(a, s, u, vh, compute_uv);
   const bool wide = m < n;
   const index_t rows = wide ? n : m, cols = wide ? m : n;  // the column-major problem
   const ndarray<T> b = wide ? a : swapaxes(a, -1, -2).copy();
