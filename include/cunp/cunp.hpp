@@ -34,6 +34,7 @@
 #include "cunp/selection.hpp"
 #include "cunp/shape.hpp"
 #include "cunp/sort.hpp"
+#include "cunp/sparse.hpp"
 #include "cunp/stream.hpp"
 #include "cunp/testing.hpp"
 #include "cunp/tiling.hpp"
