@@ -139,19 +139,7 @@ void transpose_by_sort(index_t majors, index_t minors, const ndarray<I>& indptr,
   const index_t n = data.size();
   const int dev = d.index();
   const cudaStream_t st = current_stream(dev);
-  const ndarray<I> iota({n}, d);
-  const auto by_key = [&](auto key) {
-    using K = decltype(key);
-    const ndarray<K> keys({2, n}, d);
-    launch_over(dev, st, n, &index_keys_kernel<K, I>, "index_keys_kernel", indices.data(),
-                static_cast<const I*>(nullptr), keys.data(), iota.data(), n);
-    const ndarray<I> order = stable_order<K, I>(dev, st, keys.data(), keys.data() + n, iota.data(),
-                                                n, index_bits(minors), d);
-    indptr_of_sorted<K, I>(keys.data() + n, n, out_indptr);
-    return order;
-  };
-  const ndarray<I> order =
-      index_bits(minors) <= 32 ? by_key(std::uint32_t{}) : by_key(std::uint64_t{});
+  const ndarray<I> order = line_order(d, minors, indices, &out_indptr);
   const ndarray<I> major({n}, d);
   launch_over(dev, st, majors * warp_lanes, &expand_indptr_kernel<I>, "expand_indptr_kernel",
               indptr.data(), major.data(), majors);

@@ -140,24 +140,6 @@ ndarray<I> entry_order(device d, index_t majors, index_t minors, const ndarray<I
   return stable_order<K, I>(dev, st, keys.data(), keys.data() + n, first.data(), n, mb, d);
 }
 
-/// The permutation that orders n entries by major index alone, ties in their order (scipy's
-/// coo_tocsr, a counting sort there).
-template <class I> ndarray<I> line_order(device d, index_t majors, const ndarray<I>& major) {
-  const index_t n = major.size();
-  const int dev = d.index();
-  const cudaStream_t st = current_stream(dev);
-  const ndarray<I> iota({n}, d);
-  const auto by_key = [&](auto key) {
-    using K = decltype(key);
-    const ndarray<K> keys({2, n}, d);
-    launch_over(dev, st, n, &index_keys_kernel<K, I>, "index_keys_kernel", major.data(),
-                static_cast<const I*>(nullptr), keys.data(), iota.data(), n);
-    return stable_order<K, I>(dev, st, keys.data(), keys.data() + n, iota.data(), n,
-                              index_bits(majors), d);
-  };
-  return index_bits(majors) <= 32 ? by_key(std::uint32_t{}) : by_key(std::uint64_t{});
-}
-
 /// The index pointer (majors + 1 entries) of entries whose line indices `line` (n of them) are
 /// sorted.
 template <class K, class I>
@@ -171,6 +153,29 @@ void indptr_of_sorted(const K* line, index_t n, const ndarray<I>& indptr) {
   }
   launch_over(dev, st, n, &indptr_of_sorted_kernel<K, I>, "indptr_of_sorted_kernel", line, n,
               indptr.data(), majors);
+}
+
+/// The permutation that orders n entries by major index alone, ties in their order (scipy's
+/// coo_tocsr, a counting sort there); given `indptr` (majors + 1 entries), also the index
+/// pointer of the entries in that order, from the sorted keys.
+template <class I>
+ndarray<I> line_order(device d, index_t majors, const ndarray<I>& major,
+                      const ndarray<I>* indptr = nullptr) {
+  const index_t n = major.size();
+  const int dev = d.index();
+  const cudaStream_t st = current_stream(dev);
+  const ndarray<I> iota({n}, d);
+  const auto by_key = [&](auto key) {
+    using K = decltype(key);
+    const ndarray<K> keys({2, n}, d);
+    launch_over(dev, st, n, &index_keys_kernel<K, I>, "index_keys_kernel", major.data(),
+                static_cast<const I*>(nullptr), keys.data(), iota.data(), n);
+    const ndarray<I> order = stable_order<K, I>(dev, st, keys.data(), keys.data() + n,
+                                                iota.data(), n, index_bits(majors), d);
+    if (indptr) indptr_of_sorted<K, I>(keys.data() + n, n, *indptr);
+    return order;
+  };
+  return index_bits(majors) <= 32 ? by_key(std::uint32_t{}) : by_key(std::uint64_t{});
 }
 
 }  // namespace cunp::detail::cuda
