@@ -9,7 +9,7 @@ float32 precision modes compare with the float64 product of the same float32 val
 """
 import numpy as np
 
-from numpy_errors import error_text
+from numpy_errors import error_text, record
 
 DTYPES = ["bool", "int8", "uint8", "int16", "int32", "int64", "uint32", "uint64", "float16",
           "float32", "float64", "complex64", "complex128"]
@@ -38,10 +38,7 @@ def generate(out):
         return np.asarray(a)
 
     def res(name, f):
-        try:
-            m[name] = np.asarray(f())
-        except Exception as e:  # NumPy's error is the expected result
-            m[f"{name}__error"] = error_text(e)
+        record(m, name, f)
 
     for dt in DTYPES:
         a = inp(f"{dt}_a", values(rng, (5, 7), dt))
