@@ -284,7 +284,7 @@ class csr_matrix : public detail::compressed_matrix<csr_matrix<V, I>, V, I, true
                             detail::transposed<Backend>(this->majors(), this->minors(), this->a_),
                             this->shape_, this->transposed_facts());
   }
-  /// scipy's .V: the CSC matrix on the same arrays, shape swapped (no copy).
+  /// scipy's .T: the CSC matrix on the same arrays, shape swapped (no copy).
   [[nodiscard]] csc_matrix<V, I> T() const {
     return csc_matrix<V, I>(detail::unchecked, this->a_, {this->shape_[1], this->shape_[0]},
                             this->facts_);
@@ -333,7 +333,7 @@ class csc_matrix : public detail::compressed_matrix<csc_matrix<V, I>, V, I, fals
   template <class Backend = detail::compiled_backend> [[nodiscard]] csc_matrix tocsc() const {
     return *this;
   }
-  /// scipy's .V: the CSR matrix on the same arrays, shape swapped (no copy).
+  /// scipy's .T: the CSR matrix on the same arrays, shape swapped (no copy).
   [[nodiscard]] csr_matrix<V, I> T() const {
     return csr_matrix<V, I>(detail::unchecked, this->a_, {this->shape_[1], this->shape_[0]},
                             this->facts_);
@@ -446,7 +446,7 @@ template <class V, class I> class coo_matrix {
   template <class Backend = detail::compiled_backend> [[nodiscard]] coo_matrix tocoo() const {
     return *this;
   }
-  /// scipy's .V: rows and columns swapped, on the same arrays (no copy).
+  /// scipy's .T: rows and columns swapped, on the same arrays (no copy).
   [[nodiscard]] coo_matrix T() const {
     return coo_matrix(detail::unchecked, data_, col_, row_, {shape_[1], shape_[0]}, false);
   }
