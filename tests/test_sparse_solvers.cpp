@@ -271,8 +271,8 @@ TEST_CASE("cg and gmres on a GPU: devices and waits", "[sparse_solvers][gpu]") {
   const ndarray<double> b = cunp::ones<double>({6}, gpu);
   // Operands on two devices: device_error.
   CHECK_THROWS_AS(sl::cg(a, b.to(cpu)), cunp::device_error);
-  CHECK_THROWS_AS(sl::gmres(a, b, {.x0 = cunp::zeros<double>({6})}), cunp::device_error);
-  CHECK_THROWS_AS(sl::cg(a, b, {.M = cunp::ones<double>({6})}), cunp::device_error);
+  CHECK_THROWS_AS(sl::gmres(a, b, {.x0 = cunp::zeros<double>({6}, cpu)}), cunp::device_error);
+  CHECK_THROWS_AS(sl::cg(a, b, {.M = cunp::ones<double>({6}, cpu)}), cunp::device_error);
   // The convergence check reads the device's flags: a wait, which allow_synchronize(false)
   // refuses (with a device_error naming it).
   cunp::allow_synchronize(false);

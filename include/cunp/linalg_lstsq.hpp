@@ -72,9 +72,9 @@ template <class Backend = detail::compiled_backend, array_like A,
   } else if (rtol.given() && rtol.value()) {
     cut = *rtol.value();
   } else if (rtol.given()) {  // NumPy's finfo(a.dtype).eps: a's own dtype, not float64
-    if constexpr (!is_floating_v<V> && !is_complex_v<V>) {
-      throw value_error("data type <class 'numpy." + std::string(dtype_name_v<V>) +
-                        "'> not inexact");
+    if constexpr (!is_floating_v<V> && !is_complex_v<V>) {  // (NumPy 2.5's finfo text)
+      throw value_error("data type dtype('" + std::string(dtype_name_v<V>) +
+                        "') not compatible with finfo");
     } else {
       const index_t extent =
           s.empty() ? 1 : *std::max_element(s.end() - std::min<std::size_t>(2, s.size()), s.end());

@@ -182,9 +182,10 @@ sparse::coo_matrix<T, I> stack_coo(const std::vector<sparse::coo_matrix<T, I>>& 
 
 /// hstack (axis 1) or vstack (axis 0) of matrices of one class, scipy's fast paths' results.
 template <class Backend, class M> M stacked(const std::vector<M>& blocks, int axis) {
-  // scipy's errors for no blocks: vstack's object array is 1-d, hstack's row has no column 0.
+  // scipy's errors for no blocks (1.18's words): vstack's object array is 1-d, hstack's row has
+  // no column 0.
   if (blocks.empty()) {
-    if (axis == 0) throw value_error("blocks must be 2-D");
+    if (axis == 0) throw value_error("blocks must be 2-D, and some must be sparse");
     throw index_error("index 0 is out of bounds for axis 1 with size 0");
   }
   for (const M& b : blocks)

@@ -4,7 +4,8 @@
 // that the cpu reference repeats: classical refinement, cuSOLVER's default stopping test, the
 // iteration cap set explicitly, the fallback to a full-precision solve on. Each call returns its
 // iteration count to the host, so it waits for the device. A singular matrix (info > 0) reaches
-// the host through the fault record, as solve's (solver_status.cuh).
+// the host through the fault record, as solve's (solver_status.cuh); a stack where cuSOLVER fell
+// back to the main precision, which reports none, is solved again by the plain solve.
 #pragma once
 #include <cusolverDn.h>
 
@@ -17,6 +18,7 @@
 
 #include "cunp/detail/cuda/core/cusolver.cuh"
 #include "cunp/detail/cuda/core/workspace.cuh"
+#include "cunp/detail/cuda/linalg/lu.cuh"
 #include "cunp/detail/cuda/linalg/solver_status.cuh"
 #include "cunp/detail/linalg/refinement.hpp"
 #include "cunp/manipulation.hpp"
@@ -142,8 +144,16 @@ void refine_solve_run(cuda_backend, const ndarray<T>& x, const ndarray<T>& a, co
     cuda::check_cusolver(status, "cusolverDnIRSXgesv");
     lowest = std::min(lowest, iterations);
   }
-  if (k > 1) copyto<cuda_backend>(x, swapaxes(xt, -1, -2));
   last_refine().min_iterations = lowest;
+  if (lowest < 0) {
+    // A negative count is cuSOLVER's fallback to the main precision, which reports no singular
+    // matrix: an exactly singular one leaves info 0 and NaN in x (every format, cuSOLVER
+    // 12.0.4 on an H100). The stack is solved again by the plain solve, which reports it as
+    // NumPy does and returns what the fallback would.
+    solve_run(cuda_backend{}, x, a, b);
+    return;
+  }
+  if (k > 1) copyto<cuda_backend>(x, swapaxes(xt, -1, -2));
   cuda::report_linalg_failure(info, count, index_op::singular_matrix);
 }
 
