@@ -233,7 +233,7 @@ template <class T> void eig_cases(archive& g, cunp::device dev) {
 }
 
 // --- stacks of small matrices: the GPU's batched routes (batched_decompositions.cuh) take two or
-// more matrices up to 64 x 64 (cholesky) or 32 x 32 (eigh, svd); one matrix, or larger ones, the
+// more matrices up to 256 x 256 (cholesky) or 32 x 32 (eigh, svd); one matrix, or larger ones, the
 // per-matrix loop. Each case runs on every backend against the cpu's results and against the
 // stack's matrices factorised one by one (on a GPU, the loop route).
 
@@ -353,7 +353,7 @@ template <class T> void check_svd_stack(const ndarray<T>& a) {
 
 template <class T> void batched_cases() {
   INFO(dname<T>());
-  for (const index_t n : {1, 2, 7, 32, 33, 64, 65}) {
+  for (const index_t n : {1, 2, 7, 32, 33, 64, 65, 256, 257}) {
     INFO("stack of 4 Hermitian " << n << " x " << n);
     check_hermitian_stack(hpd_stack<T>({4, n, n}, 100 + std::uint64_t(n)), true);
   }

@@ -86,29 +86,36 @@ CUNP_KERNEL void unpack_real_vectors_kernel(const R* vr, const cplx<R>* w, cplx<
 
 namespace cunp::detail {
 
-/// The Cholesky factor of each matrix of the C-ordered (batch, n, n) a, in place. cuSOLVER's
-/// upper factor of the column-major view conj(A) = U^H U is L^T there, so it reads as NumPy's L
-/// in C order (and its lower factor as U): no copy; the other triangle is zeroed after. A stack
-/// of small matrices takes potrfBatched (batched_decompositions.cuh).
+/// The Cholesky factor of each matrix of the C-ordered (batch, n, n) a, in place. cuSOLVER reads
+/// a C-ordered matrix as its transpose: its lower factor of that view, conj(A) = L' L'^H, is
+/// NumPy's upper factor U = L'^T in C order, with no copy. NumPy's lower factor L goes through a
+/// transposed copy (column-major A) factorised with the lower fill too, and back: Xpotrf with
+/// the upper fill, which needs no copy, ran 2.2-2.6x slower than the lower one at 1024 and 4096
+/// (RESULTS.md). The other triangle is zeroed after. A stack of small matrices takes
+/// potrfBatched (batched_decompositions.cuh) on a's view, with the upper fill for L.
 template <class T> void cholesky_run(cuda_backend, const ndarray<T>& a, bool upper) {
   const index_t n = a.shape().back(), count = matrix_count(a, n, n);
   const int dev = a.device().index();
   cuda::device_scope scope(dev);
-  const cusolverDnHandle_t h = cuda::cusolver_handle(dev);
-  const cudaDataType_t type = cuda::blas_types<T>::data;
-  const cublasFillMode_t fill = upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
   const ndarray<int> info({count}, a.device());
   if (cuda::batched_cholesky(n, count)) {
+    const cublasFillMode_t fill = upper ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
     cuda::cholesky_batched_run(a, n, count, fill, info);
   } else {
+    // f: the matrices cuSOLVER factorises, column-major A^T (a itself) for U, A for L.
+    const ndarray<T> f = upper ? a : swapaxes(a, -1, -2).copy();
+    const cusolverDnHandle_t h = cuda::cusolver_handle(dev);
+    const cudaDataType_t type = cuda::blas_types<T>::data;
+    constexpr cublasFillMode_t fill = CUBLAS_FILL_MODE_LOWER;
     std::size_t dbytes = 0, hbytes = 0;
     CUNP_CUSOLVER_CHECK(cusolverDnXpotrf_bufferSize(h, cuda::cusolver_params(), fill, n, type,
-                                                    a.data(), n, type, &dbytes, &hbytes));
+                                                    f.data(), n, type, &dbytes, &hbytes));
     cuda::solver_work w(dev, dbytes, hbytes);
     for (index_t z = 0; z < count; ++z)
       CUNP_CUSOLVER_CHECK(cusolverDnXpotrf(h, cuda::cusolver_params(), fill, n, type,
-                                           a.data() + z * n * n, n, type, w.device.data(), dbytes,
+                                           f.data() + z * n * n, n, type, w.device.data(), dbytes,
                                            w.host.data(), hbytes, info.data() + z));
+    if (!upper) copyto<cuda_backend>(a, swapaxes(f, -1, -2));
   }
   tri_zero(a, 0, !upper);  // the triangle cuSOLVER did not write (or used as scratch)
   cuda::report_linalg_failure(info, count, index_op::not_positive_definite);

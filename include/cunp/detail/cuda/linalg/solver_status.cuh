@@ -34,28 +34,37 @@ template <class T> CUNP_KERNEL void pointers_kernel(T** out, T* base, index_t st
 }
 
 /// The first matrix z with info[z] > 0 claims the device's fault record as operation op
-/// (commit_fault_kernel's protocol). A template only so that the TUs that never launch it do not
-/// compile it (a plain kernel in a header is compiled by every nvcc TU).
+/// (commit_fault_kernel's protocol). One block: its threads read the infos side by side and the
+/// smallest failing z wins (one thread reading them in turn waits on each load: 4096 of them
+/// cost a few hundred microseconds). A template only so that the TUs that never launch it do
+/// not compile it (a plain kernel in a header is compiled by every nvcc TU).
+inline constexpr int linalg_fault_threads = 256;
 template <int Unused = 0>
 CUNP_KERNEL void commit_linalg_fault_kernel(index_fault* f, unsigned long long call,
                                             const int* info, index_t count, std::int32_t op) {
-  for (index_t z = 0; z < count; ++z)
+  __shared__ unsigned long long first;
+  if (threadIdx.x == 0) first = ~0ull;
+  __syncthreads();
+  for (index_t z = threadIdx.x; z < count; z += blockDim.x)
     if (info[z] > 0) {
-      if (atomicCAS(&f->owner, 0ull, call) != 0ull) return;  // an earlier fault is pending
-      f->value = z;
-      f->op = op;
-      __threadfence();
-      atomicExch(&f->ready, call);
-      return;
+      atomicMin(&first, static_cast<unsigned long long>(z));
+      break;
     }
+  __syncthreads();
+  if (threadIdx.x != 0 || first == ~0ull) return;
+  if (atomicCAS(&f->owner, 0ull, call) != 0ull) return;  // an earlier fault is pending
+  f->value = static_cast<index_t>(first);
+  f->op = op;
+  __threadfence();
+  atomicExch(&f->ready, call);
 }
 
 /// Queues the check of the count infos of a factorisation: a failure surfaces as op's
 /// LinAlgError at the next wait for the device (at once under index_checking::eager).
 inline void report_linalg_failure(const ndarray<int>& info, index_t count, index_op op) {
   const fault_scope fs(info.device().index());
-  commit_linalg_fault_kernel<<<1, 1, 0, fs.stream()>>>(fs.record(), fs.call(), info.data(), count,
-                                                       static_cast<std::int32_t>(op));
+  commit_linalg_fault_kernel<<<1, linalg_fault_threads, 0, fs.stream()>>>(
+      fs.record(), fs.call(), info.data(), count, static_cast<std::int32_t>(op));
   CUNP_CUDA_CHECK_LAUNCH("commit_linalg_fault_kernel");
   arm_index_faults(fs.dev(), stream_for(fs.dev()));
   if (get_index_checking() == index_checking::eager)
