@@ -254,7 +254,7 @@ template <class Backend = detail::compiled_backend, array_like X, sparse::sparse
 /// scipy's A @ B for two sparse matrices (cuSPARSE's SpGEMM on a GPU, Gustavson's row product
 /// on the cpu): CSC when A is CSC, else CSR; canonical, exact zero sums left out (as scipy's
 /// csr_matmat). Operands that are not canonical are summed first, on new arrays. A GPU waits
-/// once for the result's size.
+/// twice: for the result's size and for its count of zero sums.
 template <class Backend = detail::compiled_backend, sparse::sparse_matrix_type A,
           sparse::sparse_matrix_type B>
 [[nodiscard]] auto matmul(const A& a, const B& b) {

@@ -46,7 +46,8 @@ void matmat_into(const product_operand<T, I>& p, const ndarray<T>& b, const ndar
 }
 
 /// The canonical CSR arrays of A B for canonical CSR arrays A (rows x inner) and B (inner x
-/// cols), exact zero sums left out (scipy's csr_matmat). A GPU waits once (the result's size).
+/// cols), exact zero sums left out (scipy's csr_matmat). A GPU waits twice (the result's size,
+/// its count of zero sums).
 template <class Backend, class T, class I>
 cs_arrays<T, I> sparse_product(index_t rows, index_t cols, const cs_arrays<T, I>& a,
                                const cs_arrays<T, I>& b) {

@@ -1,7 +1,7 @@
 // cunp/detail/cuda/sparse/products.cuh: the CUDA backend of the sparse products on cuSPARSE's
-// generic API: SpMV (a compressed matrix times a vector), SpMM (times a dense matrix: row- or
-// column-major operands described where they lie, by order and leading dimension, no copy), both
-// with the transpose as cuSPARSE's operation flag, and SpGEMM (times another compressed matrix,
+// generic API: SpMV (a compressed matrix times a vector), SpMM (times a dense matrix, row- or
+// column-major, the dense operand read in the result's order), both with the sparse operand's
+// transpose as cuSPARSE's operation flag, and SpGEMM (times another compressed matrix,
 // in its two-phase work estimation / compute / copy). Workspaces come from the stream-ordered
 // pool; descriptors are made per call (descriptors.cuh says why).
 //
@@ -19,6 +19,7 @@
 #include "cunp/detail/cuda/sparse/descriptors.cuh"
 #include "cunp/detail/sparse/format.hpp"
 #include "cunp/ndarray.hpp"
+#include "cunp/reduce.hpp"
 
 namespace cunp::detail {
 
@@ -81,10 +82,11 @@ void sparse_matvec(cuda_backend, index_t rows, index_t cols, const cs_arrays<T, 
 }
 
 /// c = op(A) b on cuSPARSE: b (op(A)'s cols x n) of any strides, described where it lies when it
-/// has a unit stride (else copied, C-ordered), c (op(A)'s rows x n) row- or column-major.
-/// cuSPARSE's SpMM is given B in C's order, through op(B) = B^T when b lies the other way; an
-/// algorithm that does not take that configuration falls back to the default one, and where
-/// neither takes op(B) = B^T, b is copied into C's order.
+/// lies in c's order (row- or column-major), else copied into c's order first; c (op(A)'s rows
+/// x n) row- or column-major. The copy moves k x n values where the product reads n per stored
+/// entry, and cuSPARSE's products with op(B) = B^T ran 2.4 times slower than a copy and the
+/// row-major kernel (bench_sparse's spmm8_colmajor row, RESULTS.md). An algorithm that does not
+/// take the configuration falls back to the default one.
 template <class T, class I>
 void sparse_matmat(cuda_backend, index_t rows, index_t cols, const cs_arrays<T, I>& a,
                    bool transpose, const ndarray<T>& b, const ndarray<T>& c) {
@@ -96,45 +98,40 @@ void sparse_matmat(cuda_backend, index_t rows, index_t cols, const cs_arrays<T, 
   }
   const cuda::dense_layout lc = cuda::dense_layout_of(m, n, c.strides()[0], c.strides()[1]);
   if (!lc.fits) throw value_error("sparse_matmat: the result must be row- or column-major");
+  const cuda::dense_layout lb0 = cuda::dense_layout_of(k, n, b.strides()[0], b.strides()[1]);
+  const bool as_is = lb0.fits && lb0.order == lc.order;
+  const ndarray<T> bb = as_is                            ? b
+                        : lc.order == CUSPARSE_ORDER_ROW ? b.copy()
+                                                         : b.T().copy().T();
+  const cuda::dense_layout lb =
+      as_is ? lb0 : cuda::dense_layout_of(k, n, bb.strides()[0], bb.strides()[1]);
   const cuda::on_device on(c.device());
   const cusparseHandle_t h = cuda::cusparse_handle(on.dev);
   const cuda::const_csr_descr A(rows, cols, a);
+  const cuda::dn_mat_descr<true> B(k, n, {lc.order, lb.ld, true}, static_cast<const T*>(bb.data()));
   const cuda::dn_mat_descr<false> C(m, n, lc, c.data());
   const T alpha(1), beta(0);
   const cusparseOperation_t op_a = cuda::sparse_op(transpose);
+  constexpr cusparseOperation_t op_b = CUSPARSE_OPERATION_NON_TRANSPOSE;
   constexpr cudaDataType_t type = cuda::sparse_data_type<T>();
-  // Runs the product with bb as B and algorithm alg; false when cuSPARSE does not take them.
-  const auto attempt = [&](const ndarray<T>& bb, cusparseSpMMAlg_t alg) {
-    const cuda::dense_layout lb = cuda::dense_layout_of(k, n, bb.strides()[0], bb.strides()[1]);
-    // B lying the other way than C is B^T (n x k) lying C's way, with op(B) = B^T.
-    const bool flip = lb.order != lc.order;
-    const cuda::dn_mat_descr<true> B(flip ? n : k, flip ? k : n, {lc.order, lb.ld, true},
-                                     static_cast<const T*>(bb.data()));
-    const cusparseOperation_t op_b = cuda::sparse_op(flip);
-    std::size_t bytes = 0;
-    const cusparseStatus_t s =
-        cusparseSpMM_bufferSize(h, op_a, op_b, &alpha, A, B, &beta, C, type, alg, &bytes);
-    if (s == CUSPARSE_STATUS_NOT_SUPPORTED) return false;
-    cuda::check_cusparse(s, "cusparseSpMM_bufferSize");
-    const cuda::workspace work(on.dev, bytes);
-    CUNP_CUSPARSE_CHECK(
-        cusparseSpMM(h, op_a, op_b, &alpha, A, B, &beta, C, type, alg, work.data()));
-    return true;
-  };
-  const cusparseSpMMAlg_t preferred = cuda::spmm_algorithm(transpose, lc.order);
-  const bool readable = cuda::dense_layout_of(k, n, b.strides()[0], b.strides()[1]).fits;
-  const ndarray<T> bb = readable ? b : b.copy();
-  if (attempt(bb, preferred) || attempt(bb, CUSPARSE_SPMM_ALG_DEFAULT)) return;
-  const ndarray<T> same = lc.order == CUSPARSE_ORDER_ROW ? b.copy() : b.T().copy().T();
-  if (attempt(same, preferred) || attempt(same, CUSPARSE_SPMM_ALG_DEFAULT)) return;
-  cuda::check_cusparse(CUSPARSE_STATUS_NOT_SUPPORTED, "cusparseSpMM_bufferSize");
+  cusparseSpMMAlg_t alg = cuda::spmm_algorithm(transpose, lc.order);
+  std::size_t bytes = 0;
+  cusparseStatus_t s =
+      cusparseSpMM_bufferSize(h, op_a, op_b, &alpha, A, B, &beta, C, type, alg, &bytes);
+  if (s == CUSPARSE_STATUS_NOT_SUPPORTED && alg != CUSPARSE_SPMM_ALG_DEFAULT) {
+    alg = CUSPARSE_SPMM_ALG_DEFAULT;
+    s = cusparseSpMM_bufferSize(h, op_a, op_b, &alpha, A, B, &beta, C, type, alg, &bytes);
+  }
+  cuda::check_cusparse(s, "cusparseSpMM_bufferSize");
+  const cuda::workspace work(on.dev, bytes);
+  CUNP_CUSPARSE_CHECK(cusparseSpMM(h, op_a, op_b, &alpha, A, B, &beta, C, type, alg, work.data()));
 }
 
 /// The product of A (rows x inner) and B (inner x cols), canonical compressed arrays, as
 /// canonical CSR arrays, by cuSPARSE's SpGEMM: work estimation, compute (both with their buffers
 /// from the pool, kept to the end), the result's size (cuSPARSE knows it on the host, so the
 /// call waits for the device), copy. Exact zero sums are then left out, as scipy's csr_matmat
-/// leaves them (cuSPARSE keeps every structural entry).
+/// leaves them (cuSPARSE keeps every structural entry): a second wait, to count them.
 template <class T, class I>
 cs_arrays<T, I> sparse_matmat_sparse(cuda_backend be, index_t rows, index_t cols,
                                      const cs_arrays<T, I>& a, const cs_arrays<T, I>& b) {
@@ -175,6 +172,10 @@ cs_arrays<T, I> sparse_matmat_sparse(cuda_backend be, index_t rows, index_t cols
   c.data = ndarray<T>({nnz}, dev);
   CUNP_CUSPARSE_CHECK(cusparseCsrSetPointers(C, c.indptr.data(), c.indices.data(), c.data.data()));
   CUNP_CUSPARSE_CHECK(cusparseSpGEMM_copy(h, op, op, &alpha, A, B, &beta, C, type, alg, d));
+  // Exact zero sums are rare: counted first (a reduction and a second wait), the entries are
+  // copied without them only when there are some (the merge's pass, a thread a row, cost a
+  // third of cuSPARSE's time on bench_sparse's spgemm row).
+  if (cunp::count_nonzero<cuda_backend>(c.data).item() == nnz) return c;
   return sparse_merge(be, rows, c, cs_arrays<T, I>{}, merge_op::first, true, true);
 }
 
