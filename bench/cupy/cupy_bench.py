@@ -211,10 +211,10 @@ class Bench:
               file=sys.stderr, flush=True)
 
     def run(self, name, fn_maker, args, kind="gpu", nbytes=lambda b: b, ceiling=None, cold=False,
-            hide_launch=False, warmup=3):
+            hide_launch=False, warmup=3, min_repeats=20):
         """Times `name/<arg>` for each arg that --filter keeps. fn_maker(arg) returns (fn,
-        label); kind "gpu" times fn() with events (nbytes(arg) bytes, against `ceiling`),
-        "host" its host time per call."""
+        label); kind "gpu" times fn() with events (nbytes(arg) bytes, against `ceiling`), at
+        least min_repeats calls, "host" its host time per call."""
         for b in args:
             full = f"{name}/{b}"
             if not self.keep.search(full):
@@ -222,7 +222,8 @@ class Bench:
             fn, label = fn_maker(b)
             if kind == "gpu":
                 ms, host = self.gpu_times(fn, flush=self.flusher() if cold else None,
-                                          hide_launch=hide_launch, warmup=warmup)
+                                          hide_launch=hide_launch, warmup=warmup,
+                                          min_repeats=min_repeats)
                 self.record(full, ms, host, nbytes(b), ceiling, label)
             else:
                 self.record(full, self.host_times(fn, warmup=warmup), label=label)

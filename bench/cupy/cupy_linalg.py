@@ -12,7 +12,11 @@ matmul_batch512/<impl>/<dtype>/256 (512 matrices of 256 x 256 @ 256 x 256) in fl
 float32, float64 and complex64; matmul_tf32/<impl>/float32/8192; matmul_host/<impl>/float32/64
 (host time per call of a 64 x 64 matmul); matmul_cpu/numpy/float32/4096 (np.matmul, host time per
 call: the cpu backend's peer); decomp_<op>/cupy/<dtype>/<n> (cupy.linalg's cholesky, qr, eigh and
-svd(full_matrices=False) of one float32 or float64 matrix, GPU time, launch not hidden). Each result is a fresh array, as a matmul returns. Flops: 2 n^3
+svd(full_matrices=False) of one float32 or float64 matrix, GPU time, launch not hidden;
+decomp_<op>/torch/<dtype>/<n>: torch.linalg's, launch hidden);
+decomp_<op>_batch4096/<impl>/float32/<n> (the same of a stack of 4096 n x n matrices, cholesky at
+32 and 64, eigh and svd at 32, CuPy and PyTorch: both take cuSOLVER's batched routines there;
+PyTorch's launch hidden, CuPy's not). Each result is a fresh array, as a matmul returns. Flops: 2 n^3
 (real) or 8 n^3 (complex) times the batch; the tf32 row counts the float32 product's 2 n^3.
 There is no frac_gemm: the gemm ceiling is measured by the C++ suite. The JSON context lists the
 libcublas files this process loaded and CuPy's cuBLAS version (bench_linalg's has
@@ -44,6 +48,7 @@ from cupy_bench import Bench, arg_parser, hold_for
 
 SIDES = [1024, 4096, 8192]  # the square rows (float32 also 64: the launch-bound end)
 BATCH, BATCH_SIDE = 512, 256  # matmul_batch512: 512 x 256x256 @ 256x256
+STACK = 4096  # decomp_<op>_batch4096: stacks of small matrices
 DTYPES = ["float16", "bfloat16", "float32", "float64", "complex64"]
 
 
@@ -270,7 +275,7 @@ def main(argv):
         for n in sides:
             for dtype in ("float32", "float64"):
                 name = f"decomp_{op}/cupy/{dtype}/{n}"
-                if not wanted(name):
+                if not wanted(name, f"decomp_{op}/torch/{dtype}/{n}"):
                     continue
                 ha, _ = host_operands(dtype, 1, n)
                 a = cp.asarray(ha)
@@ -282,8 +287,40 @@ def main(argv):
                       "svd": lambda: cp.linalg.svd(a, full_matrices=False)}[op]
                 ms, host = bench.gpu_times(fn)
                 bench.record(name, ms, host, label=f"{n}x{n}")
+                tname = f"decomp_{op}/torch/{dtype}/{n}"
+                if torch is not None and wanted(tname):  # the peer for cholesky and svd
+                    t = torch.as_tensor(cp.asnumpy(a), device="cuda")
+                    tfn = {"cholesky": lambda: torch.linalg.cholesky(t),
+                           "qr": lambda: torch.linalg.qr(t),
+                           "eigh": lambda: torch.linalg.eigh(t),
+                           "svd": lambda: torch.linalg.svd(t, full_matrices=False)}[op]
+                    ms, host = timer.gpu_times(tfn)
+                    bench.record(tname, ms, host, label=f"{n}x{n}")
+                    del t
+                    torch.cuda.empty_cache()
                 del a
                 cp.get_default_memory_pool().free_all_blocks()
+
+    # ---- stacks of 4096 small float32 matrices (cuSOLVER's batched routes in both libraries) ---
+    for op, n in (("cholesky", 32), ("cholesky", 64), ("eigh", 32), ("svd", 32)):
+        for impl in ("cupy", "torch"):
+            name = f"decomp_{op}_batch{STACK}/{impl}/float32/{n}"
+            if not wanted(name) or (impl == "torch" and torch is None):
+                continue
+            ha, _ = host_operands("float32", STACK, n)
+            xp = cp if impl == "cupy" else torch
+            a = cp.asarray(ha) if impl == "cupy" else torch.as_tensor(ha, device="cuda")
+            if op in ("cholesky", "eigh"):  # symmetric positive definite, as bench_linalg's
+                eye = (cp.eye(n, dtype=a.dtype) if impl == "cupy"
+                       else torch.eye(n, dtype=a.dtype, device=a.device))
+                a = a @ a.swapaxes(-1, -2) / n + eye
+            fn = {"cholesky": lambda: xp.linalg.cholesky(a),
+                  "eigh": lambda: xp.linalg.eigh(a),
+                  "svd": lambda: xp.linalg.svd(a, full_matrices=False)}[op]
+            ms, host = (bench if impl == "cupy" else timer).gpu_times(fn)
+            bench.record(name, ms, host, label=f"{STACK} x {n}x{n}")
+            del a
+            cp.get_default_memory_pool().free_all_blocks()
 
     # ---- host time per call of a 64 x 64 float32 matmul ---------------------------------------
     ha, hb = host_operands("float32", 1, 64)
