@@ -349,7 +349,63 @@ void same_product(const shape_t& as, const shape_t& bs,
 
 template <class T> ndarray<T> same(const ndarray<T>& x) { return x; }
 
+/// a @ b in double, a naive loop on the host: the reference for products larger than the cpu
+/// kernel's tiles, independent of both backends' kernels.
+template <class T> ndarray<double> naive_product(const ndarray<T>& a, const ndarray<T>& b) {
+  const index_t m = a.shape()[0], k = a.shape()[1], n = b.shape()[1];
+  const auto x = cunp::ascontiguousarray(a.to(cpu)).to_vector();
+  const auto y = cunp::ascontiguousarray(b.to(cpu)).to_vector();
+  std::vector<double> c(static_cast<std::size_t>(m * n), 0.0);
+  for (index_t i = 0; i < m; ++i)
+    for (index_t l = 0; l < k; ++l) {
+      const double ail = double(x[static_cast<std::size_t>(i * k + l)]);
+      for (index_t j = 0; j < n; ++j)
+        c[static_cast<std::size_t>(i * n + j)] +=
+            ail * double(y[static_cast<std::size_t>(l * n + j)]);
+    }
+  return cunp::asarray(c, {m, n}, cpu);
+}
+
 }  // namespace
+
+TEST_CASE("matmul of operands larger than the cpu kernel's tiles and k-panels", "[products]") {
+  // 770 x 300 @ 300 x 530: more rows and columns than one tile of the cpu kernel (at most 768 x
+  // 512) and more than one panel of k (256), ragged against every register tile; b also as a
+  // transposed view (packed from columns), each float32 precision mode at its documented error.
+  const auto a64 = random_of<double>({770, 300}, 11), b64 = random_of<double>({300, 530}, 12);
+  const auto want = naive_product(a64, b64).to_vector();
+  const auto error = [&](const ndarray<double>& got) {
+    const auto g = got.to(cpu).to_vector();
+    double err = 0, ref = 0;
+    for (std::size_t i = 0; i < g.size(); ++i) {
+      err += (g[i] - want[i]) * (g[i] - want[i]);
+      ref += want[i] * want[i];
+    }
+    return std::sqrt(err / ref);
+  };
+  const ndarray<float> a32 = a64.astype<float>(), b32 = b64.astype<float>();
+  const ndarray<float> b32t = b32.T().copy().T();  // column-major b
+  for (const cunp::device dev : backends()) {
+    INFO("on " << dev.str());
+    CHECK(error(cunp::matmul(a64.to(dev), b64.to(dev))) < 1e-14);
+    CHECK(error(cunp::matmul(a64.to(dev), b64.T().copy().T().to(dev))) < 1e-14);
+    const auto f32 = [&](const ndarray<float>& b) {
+      return error(cunp::matmul(a32.to(dev), b.to(dev)).astype<double>());
+    };
+    CHECK(f32(b32) < 1e-6);
+    CHECK(f32(b32t) < 1e-6);
+    {
+      cunp::matmul_precision_guard guard(cunp::matmul_precision::bf16x3);
+      CHECK(f32(b32) < 2e-5);
+    }
+    {
+      cunp::matmul_precision_guard guard(cunp::matmul_precision::tf32);
+      const double e = f32(b32);
+      CHECK(e < 2e-3);
+      CHECK(e > 1e-5);
+    }
+  }
+}
 
 TEST_CASE("GPU products equal the cpu's where cuBLAS lays them out differently", "[products][gpu]") {
   const auto t = [](const auto& x) { return cunp::linalg::matrix_transpose(x); };
