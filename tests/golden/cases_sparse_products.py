@@ -219,7 +219,7 @@ def generate(out):
     rvec_cases = [("R", "x6"), ("U", "x6"), ("Z", "x6"), ("row", "x1"), ("e0", "x0"),
                   ("e1", "x6"), ("R", "x5")]
     rmat_cases = [("R", "Y6"), ("U", "Y6"), ("R", "Y6t.T"), ("U", "Y6t.T"), ("E", "Y6"),
-                  ("e0", "Y0"), ("R", "Y5")]
+                  ("e0", "Y0"), ("R", "Y5"), ("row", "X51")]
     for dt in ALL_T:
         for index in INDEX:
             ms = mats[dt, index]

@@ -102,17 +102,24 @@ struct dense_layout {
   std::int64_t ld = 1;
   bool fits = false;
 };
-inline dense_layout dense_layout_of(index_t rows, index_t cols, index_t rs, index_t cs) {
+/// The array's layout in `order` (fits false when it cannot be read that way).
+inline dense_layout dense_layout_in(cusparseOrder_t order, index_t rows, index_t cols, index_t rs,
+                                    index_t cs) {
   const index_t r1 = rows > 1 ? rows : 1, c1 = cols > 1 ? cols : 1;
-  if (cs == 1 || cols == 1) {
+  if (order == CUSPARSE_ORDER_ROW && (cs == 1 || cols == 1)) {
     const index_t ld = rows == 1 ? c1 : rs;
     if (ld >= c1) return {CUSPARSE_ORDER_ROW, ld, true};
   }
-  if (rs == 1 || rows == 1) {
+  if (order == CUSPARSE_ORDER_COL && (rs == 1 || rows == 1)) {
     const index_t ld = cols == 1 ? r1 : cs;
     if (ld >= r1) return {CUSPARSE_ORDER_COL, ld, true};
   }
   return {};
+}
+/// The array's layout, row-major where both orders read it.
+inline dense_layout dense_layout_of(index_t rows, index_t cols, index_t rs, index_t cs) {
+  const dense_layout row = dense_layout_in(CUSPARSE_ORDER_ROW, rows, cols, rs, cs);
+  return row.fits ? row : dense_layout_in(CUSPARSE_ORDER_COL, rows, cols, rs, cs);
 }
 
 /// A dense matrix descriptor of a rows x cols matrix laid out as `l` (read-only, or written when

@@ -98,17 +98,19 @@ void sparse_matmat(cuda_backend, index_t rows, index_t cols, const cs_arrays<T, 
   }
   const cuda::dense_layout lc = cuda::dense_layout_of(m, n, c.strides()[0], c.strides()[1]);
   if (!lc.fits) throw value_error("sparse_matmat: the result must be row- or column-major");
-  const cuda::dense_layout lb0 = cuda::dense_layout_of(k, n, b.strides()[0], b.strides()[1]);
-  const bool as_is = lb0.fits && lb0.order == lc.order;
+  // b read in c's order (a 1 x n or k x 1 b is both orders at once, each with its own ld)
+  const auto in_c_order = [&](const ndarray<T>& x) {
+    return cuda::dense_layout_in(lc.order, k, n, x.strides()[0], x.strides()[1]);
+  };
+  const bool as_is = in_c_order(b).fits;
   const ndarray<T> bb = as_is                            ? b
                         : lc.order == CUSPARSE_ORDER_ROW ? b.copy()
                                                          : b.T().copy().T();
-  const cuda::dense_layout lb =
-      as_is ? lb0 : cuda::dense_layout_of(k, n, bb.strides()[0], bb.strides()[1]);
+  const cuda::dense_layout lb = in_c_order(bb);
   const cuda::on_device on(c.device());
   const cusparseHandle_t h = cuda::cusparse_handle(on.dev);
   const cuda::const_csr_descr A(rows, cols, a);
-  const cuda::dn_mat_descr<true> B(k, n, {lc.order, lb.ld, true}, static_cast<const T*>(bb.data()));
+  const cuda::dn_mat_descr<true> B(k, n, lb, static_cast<const T*>(bb.data()));
   const cuda::dn_mat_descr<false> C(m, n, lc, c.data());
   const T alpha(1), beta(0);
   const cusparseOperation_t op_a = cuda::sparse_op(transpose);
