@@ -16,12 +16,13 @@ svd(full_matrices=False) of one float32 or float64 matrix, GPU time, launch not 
 decomp_<op>/torch/<dtype>/<n>: torch.linalg's, launch hidden);
 decomp_<op>_batch4096/<impl>/float32/<n> (the same of a stack of 4096 n x n matrices, cholesky at
 32 and 64, eigh and svd at 32, CuPy and PyTorch: both take cuSOLVER's batched routines there;
-PyTorch's launch hidden, CuPy's not). Each result is a fresh array, as a matmul returns. Flops: 2 n^3
-(real) or 8 n^3 (complex) times the batch; the tf32 row counts the float32 product's 2 n^3.
-There is no frac_gemm: the gemm ceiling is measured by the C++ suite. The JSON context lists the
-libcublas files this process loaded and CuPy's cuBLAS version (bench_linalg's has
-cublas_version): another cuBLAS build can pick other kernels. A full run takes about a minute on
-an H200 (every row at least 20 repeats: the complex64 8192 rows about 1.6 s each).
+PyTorch's launch hidden, CuPy's not). Each result is a fresh array, as a matmul returns.
+Flops: 2 n^3 (real) or 8 n^3 (complex) times the batch; the tf32 row counts the float32
+product's 2 n^3. There is no frac_gemm: the gemm ceiling is measured by the C++ suite. The
+JSON context lists the libcublas files this process loaded and CuPy's cuBLAS version
+(bench_linalg's has cublas_version): another cuBLAS build can pick other kernels. A full run
+takes about a minute on an H200 (every row at least 20 repeats: the complex64 8192 rows about
+1.6 s each).
 
 Precision, as the C++ rows (cuBLAS's default math, float32 in FP32):
 - CuPy: CUPY_TF32=0 (set here before CuPy is imported) keeps float32 and complex64 off TF32;
@@ -124,6 +125,15 @@ class TorchTimer:
                 self.stream().synchronize()
         self.stream().synchronize()
         return ms
+
+
+def decomposition(xp, op, a):
+    """A call of numpy.linalg's op ("cholesky", "qr", "eigh" or "svd", reduced) on a, in CuPy or
+    PyTorch (xp: the module; both name them alike, qr reduced by default)."""
+    if op == "svd":
+        return lambda: xp.linalg.svd(a, full_matrices=False)
+    f = getattr(xp.linalg, op)
+    return lambda: f(a)
 
 
 def loaded_cublas():
@@ -281,20 +291,12 @@ def main(argv):
                 a = cp.asarray(ha)
                 if op in ("cholesky", "eigh"):  # symmetric positive definite, as bench_linalg's
                     a = a @ a.T / n + cp.eye(n, dtype=a.dtype)
-                fn = {"cholesky": lambda: cp.linalg.cholesky(a),
-                      "qr": lambda: cp.linalg.qr(a),
-                      "eigh": lambda: cp.linalg.eigh(a),
-                      "svd": lambda: cp.linalg.svd(a, full_matrices=False)}[op]
-                ms, host = bench.gpu_times(fn)
+                ms, host = bench.gpu_times(decomposition(cp, op, a))
                 bench.record(name, ms, host, label=f"{n}x{n}")
                 tname = f"decomp_{op}/torch/{dtype}/{n}"
                 if torch is not None and wanted(tname):  # the issue's peer for cholesky and svd
                     t = torch.as_tensor(cp.asnumpy(a), device="cuda")
-                    tfn = {"cholesky": lambda: torch.linalg.cholesky(t),
-                           "qr": lambda: torch.linalg.qr(t),
-                           "eigh": lambda: torch.linalg.eigh(t),
-                           "svd": lambda: torch.linalg.svd(t, full_matrices=False)}[op]
-                    ms, host = timer.gpu_times(tfn)
+                    ms, host = timer.gpu_times(decomposition(torch, op, t))
                     bench.record(tname, ms, host, label=f"{n}x{n}")
                     del t
                     torch.cuda.empty_cache()
@@ -314,10 +316,7 @@ def main(argv):
                 eye = (cp.eye(n, dtype=a.dtype) if impl == "cupy"
                        else torch.eye(n, dtype=a.dtype, device=a.device))
                 a = a @ a.swapaxes(-1, -2) / n + eye
-            fn = {"cholesky": lambda: xp.linalg.cholesky(a),
-                  "eigh": lambda: xp.linalg.eigh(a),
-                  "svd": lambda: xp.linalg.svd(a, full_matrices=False)}[op]
-            ms, host = (bench if impl == "cupy" else timer).gpu_times(fn)
+            ms, host = (bench if impl == "cupy" else timer).gpu_times(decomposition(xp, op, a))
             bench.record(name, ms, host, label=f"{STACK} x {n}x{n}")
             del a
             cp.get_default_memory_pool().free_all_blocks()
