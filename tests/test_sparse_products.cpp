@@ -14,6 +14,7 @@
 #include <limits>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "cunp/sparse_linalg.hpp"
@@ -405,10 +406,27 @@ template <class T> void products_against_cpu() {
   const auto W = random_dense<T>({2 * n, 10}, 15), Y = random_dense<T>({5, m}, 16);
   const auto same = [&](auto&& f) { same_on_every_backend(f, rtol, atol); };
   same([&](cunp::device d) { return cunp::matmul(on(d), x.to(d)); });
-  same([&](cunp::device d) {  // a strided vector: copied for cuSPARSE
+  // cunp's SpMV kernel with groups of 1, 2 and 32 lanes a row (mean rows of 1, 2 and 100 terms)
+  // and cuSPARSE's, which takes the longer rows (2000 terms)
+  const std::pair<index_t, int> shapes[] = {{3000, 1}, {2000, 2}, {300, 100}, {5, 2000}};
+  for (const auto& rows_terms : shapes) {
+    same([&](cunp::device d) {
+      return cunp::matmul(random_csr<T, I>(rows_terms.first, n, rows_terms.second, 3, d), x.to(d));
+    });
+  }
+  same([&](cunp::device d) {  // a strided vector: copied
     return cunp::matmul(on(d), cunp::view(W.to(d), cunp::slice(cunp::none, n), 3));
   });
   same([&](cunp::device d) { return cunp::matmul(on(d), X.to(d)); });
+  // every width cunp's row-major kernel takes (groups of 1 to 32 lanes a row) and the first it
+  // leaves to cuSPARSE; 64-bit indices
+  for (const index_t w : {1, 2, 3, 16, 17, 32, 33}) {
+    const auto Z = random_dense<T>({n, w}, 20 + std::uint64_t(w));
+    same([&](cunp::device d) { return cunp::matmul(on(d), Z.to(d)); });
+  }
+  same([&](cunp::device d) {
+    return cunp::matmul(random_csr<T, std::int64_t>(1500, 1100, 6, 1, d), X.to(d));
+  });
   same([&](cunp::device d) { return cunp::matmul(on(d), Xt.to(d).T()); });
   same([&](cunp::device d) {  // neither stride 1: copied
     return cunp::matmul(on(d), cunp::view(W.to(d), cunp::slice(cunp::none, cunp::none, 2),

@@ -1,9 +1,11 @@
 // cunp/detail/cuda/sparse/products.cuh: the CUDA backend of the sparse products on cuSPARSE's
-// generic API: SpMV (a compressed matrix times a vector), SpMM (times a dense matrix, row- or
-// column-major, the dense operand read in the result's order), both with the sparse operand's
-// transpose as cuSPARSE's operation flag, and SpGEMM (times another compressed matrix,
-// in its two-phase work estimation / compute / copy). Workspaces come from the stream-ordered
-// pool; descriptors are made per call (descriptors.cuh says why).
+// generic API, and by cunp's own row kernels (row_products.cuh) where those are faster: SpMV (a
+// compressed matrix times a vector; cunp's for A itself with rows of up to 256 terms on
+// average), SpMM (times a dense matrix, row- or column-major, the dense operand read in the
+// result's order; cunp's for row-major blocks of up to 32 vectors), both with the sparse
+// operand's transpose as cuSPARSE's operation flag, and SpGEMM (times another compressed
+// matrix, in its two-phase work estimation / compute / copy). Workspaces come from the
+// stream-ordered pool; descriptors are made per call (descriptors.cuh says why).
 //
 // cuSPARSE reads CSR with unsorted column indices and, in SpMV and SpMM, duplicates (each entry
 // is a term of its own); SpGEMM is given canonical operands (sparse_products.hpp sees to it).
@@ -17,6 +19,7 @@
 #include "cunp/detail/cuda/core/workspace.cuh"
 #include "cunp/detail/cuda/sparse/arithmetic.cuh"
 #include "cunp/detail/cuda/sparse/descriptors.cuh"
+#include "cunp/detail/cuda/sparse/row_products.cuh"
 #include "cunp/detail/sparse/format.hpp"
 #include "cunp/ndarray.hpp"
 #include "cunp/reduce.hpp"
@@ -48,8 +51,10 @@ inline cusparseSpMMAlg_t spmm_algorithm(bool transpose, cusparseOrder_t order) {
 
 }  // namespace cuda
 
-/// y = op(A) x on cuSPARSE (the cpu backend, detail/cpu/sparse/products.hpp, says what each
-/// argument is); x of any stride (a strided one is copied: a dense vector descriptor has none).
+/// y = op(A) x (the cpu backend, detail/cpu/sparse/products.hpp, says what each argument is): by
+/// cunp's row kernel for A itself with rows of up to csr_vector_row_terms terms on average,
+/// else on cuSPARSE; x of any stride (a strided one is copied: a dense vector descriptor has
+/// none).
 template <class T, class I>
 void sparse_matvec(cuda_backend, index_t rows, index_t cols, const cs_arrays<T, I>& a,
                    bool transpose, const ndarray<T>& x, const ndarray<T>& y) {
@@ -59,8 +64,12 @@ void sparse_matvec(cuda_backend, index_t rows, index_t cols, const cs_arrays<T, 
     return;
   }
   const cuda::on_device on(y.device());
-  const cusparseHandle_t h = cuda::cusparse_handle(on.dev);
   const ndarray<T> xc = contiguous(x);
+  if (!transpose && a.data.size() <= rows * cuda::csr_vector_row_terms) {
+    cuda::csr_vector_product(rows, a, xc.data(), y.data(), on.dev);
+    return;
+  }
+  const cusparseHandle_t h = cuda::cusparse_handle(on.dev);
   const cuda::const_csr_descr A(rows, cols, a);
   const cuda::dn_vec_descr<true> X(xc);
   const cuda::dn_vec_descr<false> Y(y);
@@ -81,12 +90,14 @@ void sparse_matvec(cuda_backend, index_t rows, index_t cols, const cs_arrays<T, 
   CUNP_CUSPARSE_CHECK(cusparseSpMV(h, op, &alpha, A, X, &beta, Y, type, alg, work.data()));
 }
 
-/// c = op(A) b on cuSPARSE: b (op(A)'s cols x n) of any strides, described where it lies when it
-/// lies in c's order (row- or column-major), else copied into c's order first; c (op(A)'s rows
-/// x n) row- or column-major. The copy moves k x n values where the product reads n per stored
-/// entry, and cuSPARSE's products with op(B) = B^T ran 2.4 times slower than a copy and the
-/// row-major kernel (bench_sparse's spmm8_colmajor row, RESULTS.md). An algorithm that does not
-/// take the configuration falls back to the default one.
+/// c = op(A) b: b (op(A)'s cols x n) of any strides, read where it lies when it lies in c's order
+/// (row- or column-major), else copied into c's order first; c (op(A)'s rows x n) row- or
+/// column-major. A row-major product of up to narrow_product_columns columns with A itself is
+/// cunp's kernel (row_products.cuh says why), every other one cuSPARSE's SpMM. The copy moves
+/// k x n values where the product reads n per stored entry, and cuSPARSE's products with
+/// op(B) = B^T ran 2.4 times slower than a copy and the row-major kernel (bench_sparse's
+/// spmm8_colmajor row, RESULTS.md). An algorithm that does not take the configuration falls
+/// back to the default one.
 template <class T, class I>
 void sparse_matmat(cuda_backend, index_t rows, index_t cols, const cs_arrays<T, I>& a,
                    bool transpose, const ndarray<T>& b, const ndarray<T>& c) {
@@ -108,6 +119,11 @@ void sparse_matmat(cuda_backend, index_t rows, index_t cols, const cs_arrays<T, 
                                                          : b.T().copy().T();
   const cuda::dense_layout lb = in_c_order(bb);
   const cuda::on_device on(c.device());
+  if (!transpose && lc.order == CUSPARSE_ORDER_ROW && n <= cuda::narrow_product_columns) {
+    cuda::narrow_product(rows, a, static_cast<const T*>(bb.data()), lb.ld, n, c.data(), lc.ld,
+                         on.dev);
+    return;
+  }
   const cusparseHandle_t h = cuda::cusparse_handle(on.dev);
   const cuda::const_csr_descr A(rows, cols, a);
   const cuda::dn_mat_descr<true> B(k, n, lb, static_cast<const T*>(bb.data()));
