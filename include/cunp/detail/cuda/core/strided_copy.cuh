@@ -11,6 +11,7 @@
 #pragma once
 #include <algorithm>
 #include <cstdlib>
+#include <type_traits>
 
 #include "cunp/detail/cuda/core/launch.cuh"
 
@@ -23,8 +24,8 @@ struct outer_dims {
   std::int64_t dst[max_dims]{}, src[max_dims]{};
 };
 
-__device__ __forceinline__ void outer_offsets(std::int64_t i, const outer_dims& o,
-                                              std::int64_t& d, std::int64_t& s) {
+__device__ __forceinline__ void outer_offsets(std::int64_t i, const outer_dims& o, std::int64_t& d,
+                                              std::int64_t& s) {
   d = 0;
   s = 0;
   for (int k = o.ndim - 1; k >= 0; --k) {
@@ -68,7 +69,9 @@ CUNP_KERNEL void copy_rows_kernel(To* dst, const From* src, outer_dims o, std::i
 /// Consecutive elements a thread of the tiles kernel moves as one access: two 4-byte items,
 /// 4 bytes of smaller ones, one item otherwise (measured best on the H200: RESULTS.md).
 template <class T>
-inline constexpr int tile_vector = sizeof(T) >= 8 ? 1 : sizeof(T) == 4 ? 2 : int(4 / sizeof(T));
+inline constexpr int tile_vector = sizeof(T) >= 8   ? 1
+                                   : sizeof(T) == 4 ? 2
+                                                    : int(4 / sizeof(T));
 inline constexpr int tile_rows = 8;  // threads per block: 32 x tile_rows
 
 template <class T, int V> __device__ __forceinline__ void load_vector(T* to, const T* p) {
@@ -145,9 +148,85 @@ CUNP_KERNEL void copy_tiles_kernel(To* dst, const From* src, outer_dims o, std::
   }
 }
 
+/// Whether a tiles copy of To from From by op is a plain copy of 1- or 2-byte items, which
+/// copy_tiles_packed_kernel moves.
+template <class To, class From, class Op>
+inline constexpr bool packed_tiles = std::is_same_v<To, From>&& std::is_same_v<Op, copy_as_is> &&
+                                     sizeof(From) < 4;
+
+/// A V x V block of items transposed in registers (V = 2 or 4 items a 32-bit word): w[k] holds
+/// column k's items of rows 0 .. V - 1, out[r] gets row r's items of columns 0 .. V - 1.
+template <int V>
+__device__ __forceinline__ void transpose_words(const unsigned (&w)[V], unsigned (&out)[V]) {
+  if constexpr (V == 2) {
+    out[0] = __byte_perm(w[0], w[1], 0x5410);
+    out[1] = __byte_perm(w[0], w[1], 0x7632);
+  } else {
+    const unsigned t0 = __byte_perm(w[0], w[1], 0x5140), t1 = __byte_perm(w[0], w[1], 0x7362);
+    const unsigned u0 = __byte_perm(w[2], w[3], 0x5140), u1 = __byte_perm(w[2], w[3], 0x7362);
+    out[0] = __byte_perm(t0, u0, 0x5410);
+    out[1] = __byte_perm(t0, u0, 0x7632);
+    out[2] = __byte_perm(t1, u1, 0x5410);
+    out[3] = __byte_perm(t1, u1, 0x7632);
+  }
+}
+
+/// copy_tiles_kernel's copy for 1- and 2-byte items copied as they are. Staging single items in
+/// shared memory costs two shared-memory accesses of 1 or 2 bytes for every 4 bytes moved (the
+/// tiles kernel's float16 and int8 transposes stopped at 0.64 and 0.68 of the copy ceiling,
+/// instruction bound); here a thread loads V words of V consecutive columns, transposes the V x
+/// V block in registers (byte permutes) and stores whole words, so every shared-memory access
+/// moves 4 bytes. Words are placed in the tile with their column group XOR-ed by the row's
+/// group, which keeps both the stores and the reads free of bank conflicts without padding.
+/// Edge tiles go element by element, global to global.
+template <class T>
+CUNP_KERNEL void copy_tiles_packed_kernel(T* dst, const T* src, outer_dims o, std::int64_t R,
+                                          std::int64_t C, std::int64_t dst_r, std::int64_t src_c,
+                                          std::int64_t tiles_r, std::int64_t tiles_c,
+                                          std::int64_t tiles) {
+  constexpr int V = 4 / sizeof(T), E = 32 * V, rows = tile_rows, groups = E / V / rows;
+  __shared__ unsigned tile[E][32];  // row r's word w at [r][w ^ (r / V)]
+  const int tx = threadIdx.x, ty = threadIdx.y;
+  for (std::int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
+    const std::int64_t b = t / (tiles_r * tiles_c), in = t - b * (tiles_r * tiles_c);
+    const std::int64_t tr = in / tiles_c, r0 = tr * E, c0 = (in - tr * tiles_c) * E;
+    std::int64_t d, s;
+    outer_offsets(b, o, d, s);
+    const T* sp = src + s + r0 + c0 * src_c;
+    T* dp = dst + d + r0 * dst_r + c0;
+    if (r0 + E <= R && c0 + E <= C) {
+#pragma unroll
+      for (int j = 0; j < groups; ++j) {
+        const int g = ty + rows * j;  // columns V g .. V g + V - 1
+        unsigned w[V], out[V];
+#pragma unroll
+        for (int k = 0; k < V; ++k)
+          w[k] = *reinterpret_cast<const unsigned*>(sp + V * tx + (V * g + k) * src_c);
+        transpose_words<V>(w, out);
+#pragma unroll
+        for (int k = 0; k < V; ++k) tile[V * tx + k][g ^ tx] = out[k];
+      }
+      __syncthreads();
+#pragma unroll
+      for (int j = 0; j < E / rows; ++j) {
+        const int rl = ty + rows * j;
+        *reinterpret_cast<unsigned*>(dp + rl * dst_r + V * tx) = tile[rl][tx ^ (rl / V)];
+      }
+    } else {
+      const std::int64_t er = std::min<std::int64_t>(E, R - r0),
+                         ec = std::min<std::int64_t>(E, C - c0);
+      for (int i = ty * 32 + tx; i < E * E; i += 32 * rows) {
+        const int rl = i / E, cl = i % E;
+        if (rl < er && cl < ec) dp[rl * dst_r + cl] = sp[rl + cl * src_c];
+      }
+    }
+    __syncthreads();
+  }
+}
+
 template <class To, class From, class Op, class I>
-CUNP_KERNEL void copy_elements_kernel(strided_shape shape, strided_operand dst,
-                                      strided_operand src, I n, Op op) {
+CUNP_KERNEL void copy_elements_kernel(strided_shape shape, strided_operand dst, strided_operand src,
+                                      I n, Op op) {
   To* d = static_cast<To*>(dst.data);
   const From* s = static_cast<const From*>(src.data);
   const I step = static_cast<I>(gridDim.x) * blockDim.x;
@@ -213,18 +292,19 @@ bool copy_rows(int dev, const copy_layout& l, cudaStream_t st, Op op) {
   const std::int64_t len = l.shape.extent[last], rows = element_count(l.shape) / len;
   const std::int64_t piece = std::int64_t(block_threads) * row_unroll<From>;
   const std::int64_t pieces = (len + piece - 1) / piece;
-  const auto grid = unsigned(std::min<std::int64_t>(rows * pieces, std::int64_t(sm_count(dev)) * 8));
+  const auto grid =
+      unsigned(std::min<std::int64_t>(rows * pieces, std::int64_t(sm_count(dev)) * 8));
   auto* d = static_cast<To*>(l.dst.data);
   const auto* s = static_cast<const From*>(l.src.data);
   if constexpr (!BackOnly)
     if (l.src.strides[last] == 1) {
-      copy_rows_kernel<To, From, Op, 1><<<grid, block_threads, 0, st>>>(d, s, outer_of(l, last),
-                                                                        rows, len, pieces, op);
+      copy_rows_kernel<To, From, Op, 1>
+          <<<grid, block_threads, 0, st>>>(d, s, outer_of(l, last), rows, len, pieces, op);
       CUNP_CUDA_CHECK_LAUNCH("copy_rows_kernel");
       return true;
     }
-  copy_rows_kernel<To, From, Op, -1><<<grid, block_threads, 0, st>>>(d, s, outer_of(l, last),
-                                                                     rows, len, pieces, op);
+  copy_rows_kernel<To, From, Op, -1>
+      <<<grid, block_threads, 0, st>>>(d, s, outer_of(l, last), rows, len, pieces, op);
   CUNP_CUDA_CHECK_LAUNCH("copy_rows_kernel");
   return true;
 }
@@ -248,9 +328,10 @@ void copy_layout_run(int dev, copy_layout l, cudaStream_t st, Op op) {
     constexpr int V = tile_vector<From>, E = 32 * V;
     const outer_dims o = outer_of(l, ds, dd);
     // V elements move as one access: every vector's first element must sit on a multiple of V.
-    bool aligned = V == 1 || (reinterpret_cast<std::uintptr_t>(l.src.data) % (V * sizeof(From)) == 0 &&
-                              reinterpret_cast<std::uintptr_t>(l.dst.data) % (V * sizeof(To)) == 0 &&
-                              l.src.strides[dd] % V == 0 && l.dst.strides[ds] % V == 0);
+    bool aligned =
+        V == 1 || (reinterpret_cast<std::uintptr_t>(l.src.data) % (V * sizeof(From)) == 0 &&
+                   reinterpret_cast<std::uintptr_t>(l.dst.data) % (V * sizeof(To)) == 0 &&
+                   l.src.strides[dd] % V == 0 && l.dst.strides[ds] % V == 0);
     for (int k = 0; k < o.ndim && aligned; ++k) aligned = o.src[k] % V == 0 && o.dst[k] % V == 0;
     if (aligned) {
       const std::int64_t R = l.shape.extent[ds], C = l.shape.extent[dd];
@@ -258,6 +339,13 @@ void copy_layout_run(int dev, copy_layout l, cudaStream_t st, Op op) {
       const std::int64_t tiles = n / (R * C) * tiles_r * tiles_c;
       const std::int64_t resident = std::int64_t(sm_count(dev)) * 2048 / (32 * tile_rows);
       const auto grid = unsigned(std::min(tiles, resident));
+      if constexpr (packed_tiles<To, From, Op>) {
+        copy_tiles_packed_kernel<From><<<grid, dim3(32, tile_rows), 0, st>>>(
+            static_cast<To*>(l.dst.data), static_cast<const From*>(l.src.data), o, R, C,
+            l.dst.strides[ds], l.src.strides[dd], tiles_r, tiles_c, tiles);
+        CUNP_CUDA_CHECK_LAUNCH("copy_tiles_packed_kernel");
+        return;
+      }
       copy_tiles_kernel<To, From, Op><<<grid, dim3(32, tile_rows), 0, st>>>(
           static_cast<To*>(l.dst.data), static_cast<const From*>(l.src.data), o, R, C,
           l.dst.strides[ds], l.src.strides[dd], tiles_r, tiles_c, tiles, op);
@@ -267,11 +355,11 @@ void copy_layout_run(int dev, copy_layout l, cudaStream_t st, Op op) {
   }
   const unsigned grid = grid_for(dev, n);
   if (n < (std::int64_t(1) << 31))
-    copy_elements_kernel<To, From, Op, std::int32_t><<<grid, block_threads, 0, st>>>(
-        l.shape, l.dst, l.src, std::int32_t(n), op);
+    copy_elements_kernel<To, From, Op, std::int32_t>
+        <<<grid, block_threads, 0, st>>>(l.shape, l.dst, l.src, std::int32_t(n), op);
   else
-    copy_elements_kernel<To, From, Op, std::int64_t><<<grid, block_threads, 0, st>>>(
-        l.shape, l.dst, l.src, n, op);
+    copy_elements_kernel<To, From, Op, std::int64_t>
+        <<<grid, block_threads, 0, st>>>(l.shape, l.dst, l.src, n, op);
   CUNP_CUDA_CHECK_LAUNCH("copy_elements_kernel");
 }
 
