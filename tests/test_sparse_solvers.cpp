@@ -262,6 +262,31 @@ TEST_CASE("cg and gmres on a GPU equal the cpu's on a larger random system",
         return r.x;
       },
       1e-9, 1e-12);
+  // An overfull A (more stored entries than places: [[4, 1], [1, 3]] with each entry in three
+  // parts), which cuSPARSE's descriptors refuse as it is: A and M are given summed.
+  const auto overfull = [](cunp::device dev) {
+    std::vector<double> data;
+    std::vector<std::int32_t> indices, indptr{0};
+    const double a[2][2] = {{4, 1}, {1, 3}};
+    for (int i = 0; i < 2; ++i) {
+      for (int part = 0; part < 3; ++part)
+        for (int j = 0; j < 2; ++j) {
+          data.push_back(a[i][j] / 3);
+          indices.push_back(j);
+        }
+      indptr.push_back(static_cast<std::int32_t>(data.size()));
+    }
+    return sp::csr_matrix<double>(cunp::asarray(data, {12}, dev), cunp::asarray(indices, {12}, dev),
+                                  cunp::asarray(indptr, {3}, dev), {2, 2});
+  };
+  same_on_every_backend(
+      [&](cunp::device dev) {
+        const auto b = cunp::asarray(std::vector<double>{1, 2}, {2}, dev);
+        const auto r = sl::cg(overfull(dev), b, {.rtol = 1e-12, .M = overfull(dev)});
+        CHECK(r.info == 0);
+        return r.x;
+      },
+      1e-12, 1e-12);
 }
 
 TEST_CASE("cg and gmres on a GPU: devices and waits", "[sparse_solvers][gpu]") {

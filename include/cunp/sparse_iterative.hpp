@@ -33,7 +33,9 @@ template <class T> class preconditioner {
     using I = detail::sparse_index_t<S>;
     shape_ = m.shape();
     dev_ = m.device();
-    v_ = detail::arrays_as<T, I, detail::compiled_backend>(m.tocsr().arrays());
+    v_ = detail::overfull(m)
+             ? detail::lines_of<true, T, I, detail::compiled_backend>(m, true)
+             : detail::arrays_as<T, I, detail::compiled_backend>(m.tocsr().arrays());
   }
   /// d * r for a 1-d array d.
   template <class V> preconditioner(const ndarray<V>& d) {  // NOLINT: implicit, as M=
@@ -119,9 +121,12 @@ void check_solve(const char* name, const shape_t& a, const ndarray<T>& b,
   if (x0) check_same_device(b.device(), x0->device(), "a solve's x0");
 }
 
-/// A's CSR arrays with values of R (a csc or coo A converted once).
+/// A's CSR arrays with values of R (a csc or coo A converted once; an overfull A summed, as
+/// product_operand_of gives it).
 template <class R, class Backend, class A> auto solver_arrays(const A& a) {
   using I = sparse_index_t<A>;
+  if constexpr (A::format != sparse::format::coo)
+    if (overfull(a)) return lines_of<true, R, I, Backend>(a, true);
   if constexpr (A::format == sparse::format::csr)
     return arrays_as<R, I, Backend>(a.arrays());
   else

@@ -82,20 +82,6 @@ cs_arrays<R, J> arrays_as(const cs_arrays<T, I>& a) {
   return r;
 }
 
-/// m as a product operand with values of R: the CSR arrays of m (CSR), of its transpose (CSC,
-/// flagged), or of its canonical CSR form (COO: scipy converts too).
-template <class R, class Backend, class M>
-product_operand<R, sparse_index_t<M>> product_operand_of(const M& m) {
-  using I = sparse_index_t<M>;
-  if constexpr (is_coo_v<M>) {
-    return product_operand_of<R, Backend>(m.template tocsr<Backend>());
-  } else {
-    const bool csc = is_csc_v<M>;
-    const index_t rows = m.shape()[csc ? 1 : 0], cols = m.shape()[csc ? 0 : 1];
-    return {rows, cols, arrays_as<R, I, Backend>(m.arrays()), csc};
-  }
-}
-
 /// m's compressed arrays along rows (ByRows: CSR) or columns (CSC), with values of R and indices
 /// of J, each line sorted by index and, with `canonical`, without duplicates (scipy's
 /// sum_duplicates, on new arrays: m is left as it is). A GPU may wait: a scan for the facts
@@ -116,6 +102,29 @@ cs_arrays<R, J> lines_of(const M& m, bool canonical) {
                                    a.data, canonical ? compress_mode::sum : compress_mode::sort);
     }
     return arrays_as<R, J, Backend>(a);
+  }
+}
+
+/// Whether m stores more entries than its shape has places (duplicates only: scipy allows them),
+/// which cuSPARSE's matrix descriptors refuse ("nnz > matrix size").
+template <class M> bool overfull(const M& m) {
+  const index_t rows = m.shape()[0], cols = m.shape()[1], nnz = m.nnz();
+  return cols == 0 ? nnz > 0 : nnz / cols >= rows && nnz > rows * cols;
+}
+
+/// m as a product operand with values of R: the CSR arrays of m (CSR), of its transpose (CSC,
+/// flagged), or of its canonical CSR form (COO: scipy converts too). An overfull m is given
+/// summed (lines_of's canonical arrays), on every backend, so that both add the same terms.
+template <class R, class Backend, class M>
+product_operand<R, sparse_index_t<M>> product_operand_of(const M& m) {
+  using I = sparse_index_t<M>;
+  if constexpr (is_coo_v<M>) {
+    return product_operand_of<R, Backend>(m.template tocsr<Backend>());
+  } else {
+    constexpr bool csc = is_csc_v<M>;
+    const index_t rows = m.shape()[csc ? 1 : 0], cols = m.shape()[csc ? 0 : 1];
+    if (overfull(m)) return {rows, cols, lines_of<!csc, R, I, Backend>(m, true), csc};
+    return {rows, cols, arrays_as<R, I, Backend>(m.arrays()), csc};
   }
 }
 

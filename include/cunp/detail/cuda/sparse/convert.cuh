@@ -13,6 +13,7 @@
 #pragma once
 #include <cusparse.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cub/device/device_scan.cuh>
 
@@ -156,7 +157,7 @@ void transpose_by_sort(index_t majors, index_t minors, const ndarray<I>& indptr,
 namespace cunp::detail {
 
 /// The GPU's CSR <-> CSC (the cpu's sparse_transpose): cusparseCsr2cscEx2 for 32-bit indices
-/// (its algorithm 1, deterministic), the stable radix sort for 64-bit ones.
+/// (its algorithm 1, deterministic), the stable radix sort for 64-bit ones and overfull arrays.
 template <class T, class I>
 void sparse_transpose(cuda_backend, index_t majors, index_t minors, const ndarray<I>& indptr,
                       const ndarray<I>& indices, const ndarray<T>& data,
@@ -168,25 +169,29 @@ void sparse_transpose(cuda_backend, index_t majors, index_t minors, const ndarra
     CUNP_CUDA_CHECK(cudaMemsetAsync(out_indptr.data(), 0, out_indptr.nbytes(), on.stream));
     return;
   }
-  if constexpr (sizeof(I) == 8) {
-    cuda::transpose_by_sort(majors, minors, indptr, indices, data, out_indptr, out_indices,
-                            out_data);
-  } else {
-    const cusparseHandle_t h = cuda::cusparse_handle(on.dev);
-    const int m = static_cast<int>(majors), n = static_cast<int>(minors);
-    const int z = static_cast<int>(nnz);
-    const cudaDataType_t type = cuda::sparse_data_type<T>();
-    std::size_t bytes = 0;
-    CUNP_CUSPARSE_CHECK(cusparseCsr2cscEx2_bufferSize(
-        h, m, n, z, data.data(), indptr.data(), indices.data(), out_data.data(), out_indptr.data(),
-        out_indices.data(), type, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
-        CUSPARSE_CSR2CSC_ALG1, &bytes));
-    const cuda::workspace buffer(on.dev, bytes);
-    CUNP_CUSPARSE_CHECK(cusparseCsr2cscEx2(h, m, n, z, data.data(), indptr.data(), indices.data(),
-                                           out_data.data(), out_indptr.data(), out_indices.data(),
-                                           type, CUSPARSE_ACTION_NUMERIC, CUSPARSE_INDEX_BASE_ZERO,
-                                           CUSPARSE_CSR2CSC_ALG1, buffer.data()));
+  // csr2csc takes 32-bit indices, and is not given more entries than places (duplicates can
+  // make more; cuSPARSE's descriptors refuse that).
+  const bool overfull = nnz / std::max<index_t>(minors, 1) >= majors && nnz > majors * minors;
+  if constexpr (sizeof(I) == 4) {
+    if (!overfull) {
+      const cusparseHandle_t h = cuda::cusparse_handle(on.dev);
+      const int m = static_cast<int>(majors), n = static_cast<int>(minors);
+      const int z = static_cast<int>(nnz);
+      const cudaDataType_t type = cuda::sparse_data_type<T>();
+      std::size_t bytes = 0;
+      CUNP_CUSPARSE_CHECK(cusparseCsr2cscEx2_bufferSize(
+          h, m, n, z, data.data(), indptr.data(), indices.data(), out_data.data(),
+          out_indptr.data(), out_indices.data(), type, CUSPARSE_ACTION_NUMERIC,
+          CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, &bytes));
+      const cuda::workspace buffer(on.dev, bytes);
+      CUNP_CUSPARSE_CHECK(cusparseCsr2cscEx2(
+          h, m, n, z, data.data(), indptr.data(), indices.data(), out_data.data(),
+          out_indptr.data(), out_indices.data(), type, CUSPARSE_ACTION_NUMERIC,
+          CUSPARSE_INDEX_BASE_ZERO, CUSPARSE_CSR2CSC_ALG1, buffer.data()));
+      return;
+    }
   }
+  cuda::transpose_by_sort(majors, minors, indptr, indices, data, out_indptr, out_indices, out_data);
 }
 
 /// The GPU's coordinates -> compressed (the cpu's sparse_compress). Summing waits once: the

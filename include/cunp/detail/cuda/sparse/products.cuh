@@ -1,11 +1,10 @@
 // cunp/detail/cuda/sparse/products.cuh: the CUDA backend of the sparse products on cuSPARSE's
-// generic API, and by cunp's own row kernels (row_products.cuh) where those are faster: SpMV (a
-// compressed matrix times a vector; cunp's for A itself with rows of up to 256 terms on
-// average), SpMM (times a dense matrix, row- or column-major, the dense operand read in the
-// result's order; cunp's for row-major blocks of up to 32 vectors), both with the sparse
-// operand's transpose as cuSPARSE's operation flag, and SpGEMM (times another compressed
-// matrix, in its two-phase work estimation / compute / copy). Workspaces come from the
-// stream-ordered pool; descriptors are made per call (descriptors.cuh says why).
+// generic API, and by cunp's own row kernel (row_products.cuh) where that is faster: SpMV (a
+// compressed matrix times a vector), SpMM (times a dense matrix, row- or column-major, the
+// dense operand read in the result's order; cunp's for row-major blocks of up to 32 vectors),
+// both with the sparse operand's transpose as cuSPARSE's operation flag, and SpGEMM (times
+// another compressed matrix, in its two-phase work estimation / compute / copy). Workspaces come
+// from the stream-ordered pool; descriptors are made per call (descriptors.cuh says why).
 //
 // cuSPARSE reads CSR with unsorted column indices and, in SpMV and SpMM, duplicates (each entry
 // is a term of its own); SpGEMM is given canonical operands (sparse_products.hpp sees to it).
@@ -51,10 +50,8 @@ inline cusparseSpMMAlg_t spmm_algorithm(bool transpose, cusparseOrder_t order) {
 
 }  // namespace cuda
 
-/// y = op(A) x (the cpu backend, detail/cpu/sparse/products.hpp, says what each argument is): by
-/// cunp's row kernel for A itself with rows of up to csr_vector_row_terms terms on average,
-/// else on cuSPARSE; x of any stride (a strided one is copied: a dense vector descriptor has
-/// none).
+/// y = op(A) x on cuSPARSE (the cpu backend, detail/cpu/sparse/products.hpp, says what each
+/// argument is); x of any stride (a strided one is copied: a dense vector descriptor has none).
 template <class T, class I>
 void sparse_matvec(cuda_backend, index_t rows, index_t cols, const cs_arrays<T, I>& a,
                    bool transpose, const ndarray<T>& x, const ndarray<T>& y) {
@@ -64,12 +61,8 @@ void sparse_matvec(cuda_backend, index_t rows, index_t cols, const cs_arrays<T, 
     return;
   }
   const cuda::on_device on(y.device());
-  const ndarray<T> xc = contiguous(x);
-  if (!transpose && a.data.size() <= rows * cuda::csr_vector_row_terms) {
-    cuda::csr_vector_product(rows, a, xc.data(), y.data(), on.dev);
-    return;
-  }
   const cusparseHandle_t h = cuda::cusparse_handle(on.dev);
+  const ndarray<T> xc = contiguous(x);
   const cuda::const_csr_descr A(rows, cols, a);
   const cuda::dn_vec_descr<true> X(xc);
   const cuda::dn_vec_descr<false> Y(y);
