@@ -151,8 +151,18 @@ CUNP_KERNEL void copy_tiles_kernel(To* dst, const From* src, outer_dims o, std::
 /// Whether a tiles copy of To from From by op is a plain copy of 1- or 2-byte items, which
 /// copy_tiles_packed_kernel moves.
 template <class To, class From, class Op>
-inline constexpr bool packed_tiles = std::is_same_v<To, From>&& std::is_same_v<Op, copy_as_is> &&
-                                     sizeof(From) < 4;
+inline constexpr bool packed_tiles =
+    sizeof(From) < 4 && std::conjunction_v<std::is_same<To, From>, std::is_same<Op, copy_as_is>>;
+
+/// Words a thread of copy_tiles_packed_kernel moves along a tile row: tiles of 256 bytes a side,
+/// as float32's tiles of 64 items are.
+inline constexpr int packed_words = 2;
+/// The packed kernel's tile side in items of T (32 lanes of packed_words words), and its
+/// shared memory in bytes.
+template <class T> inline constexpr int packed_side = int(4 / sizeof(T)) * 32 * packed_words;
+template <class T>
+inline constexpr std::size_t packed_tile_bytes =
+    sizeof(T) * std::size_t(packed_side<T>) * std::size_t(packed_side<T>);
 
 /// A V x V block of items transposed in registers (V = 2 or 4 items a 32-bit word): w[k] holds
 /// column k's items of rows 0 .. V - 1, out[r] gets row r's items of columns 0 .. V - 1.
@@ -176,16 +186,19 @@ __device__ __forceinline__ void transpose_words(const unsigned (&w)[V], unsigned
 /// tiles kernel's float16 and int8 transposes stopped at 0.64 and 0.68 of the copy ceiling,
 /// instruction bound); here a thread loads V words of V consecutive columns, transposes the V x
 /// V block in registers (byte permutes) and stores whole words, so every shared-memory access
-/// moves 4 bytes. Words are placed in the tile with their column group XOR-ed by the row's
-/// group, which keeps both the stores and the reads free of bank conflicts without padding.
-/// Edge tiles go element by element, global to global.
+/// moves 4 bytes. Tiles are E = packed_side items a side (256 bytes: tiles of 128 bytes a side
+/// left float16 at 0.81 and int8 at 0.68); row r's word w lies at [r][w ^ (r / V % 32)] of the
+/// dynamic shared tile, which keeps both the stores and the reads free of bank conflicts
+/// without padding. Edge tiles go element by element, global to global.
 template <class T>
 CUNP_KERNEL void copy_tiles_packed_kernel(T* dst, const T* src, outer_dims o, std::int64_t R,
                                           std::int64_t C, std::int64_t dst_r, std::int64_t src_c,
                                           std::int64_t tiles_r, std::int64_t tiles_c,
                                           std::int64_t tiles) {
-  constexpr int V = 4 / sizeof(T), E = 32 * V, rows = tile_rows, groups = E / V / rows;
-  __shared__ unsigned tile[E][32];  // row r's word w at [r][w ^ (r / V)]
+  constexpr int V = 4 / sizeof(T), W = packed_words, E = packed_side<T>, words = E / V;
+  constexpr int rows = tile_rows;
+  extern __shared__ unsigned packed_storage[];
+  auto tile = reinterpret_cast<unsigned(*)[words]>(packed_storage);
   const int tx = threadIdx.x, ty = threadIdx.y;
   for (std::int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
     const std::int64_t b = t / (tiles_r * tiles_c), in = t - b * (tiles_r * tiles_c);
@@ -196,28 +209,36 @@ CUNP_KERNEL void copy_tiles_packed_kernel(T* dst, const T* src, outer_dims o, st
     T* dp = dst + d + r0 * dst_r + c0;
     if (r0 + E <= R && c0 + E <= C) {
 #pragma unroll
-      for (int j = 0; j < groups; ++j) {
+      for (int j = 0; j < words / rows; ++j) {
         const int g = ty + rows * j;  // columns V g .. V g + V - 1
-        unsigned w[V], out[V];
 #pragma unroll
-        for (int k = 0; k < V; ++k)
-          w[k] = *reinterpret_cast<const unsigned*>(sp + V * tx + (V * g + k) * src_c);
-        transpose_words<V>(w, out);
+        for (int h = 0; h < W; ++h) {
+          const int q = tx + 32 * h;  // rows V q .. V q + V - 1
+          unsigned w[V], out[V];
 #pragma unroll
-        for (int k = 0; k < V; ++k) tile[V * tx + k][g ^ tx] = out[k];
+          for (int k = 0; k < V; ++k)
+            w[k] = *reinterpret_cast<const unsigned*>(sp + V * q + (V * g + k) * src_c);
+          transpose_words<V>(w, out);
+#pragma unroll
+          for (int k = 0; k < V; ++k) tile[V * q + k][g ^ tx] = out[k];
+        }
       }
       __syncthreads();
-#pragma unroll
+#pragma unroll 4
       for (int j = 0; j < E / rows; ++j) {
         const int rl = ty + rows * j;
-        *reinterpret_cast<unsigned*>(dp + rl * dst_r + V * tx) = tile[rl][tx ^ (rl / V)];
+#pragma unroll
+        for (int h = 0; h < W; ++h) {
+          const int q = tx + 32 * h;
+          *reinterpret_cast<unsigned*>(dp + rl * dst_r + V * q) = tile[rl][q ^ (rl / V % 32)];
+        }
       }
     } else {
       const std::int64_t er = std::min<std::int64_t>(E, R - r0),
                          ec = std::min<std::int64_t>(E, C - c0);
-      for (int i = ty * 32 + tx; i < E * E; i += 32 * rows) {
-        const int rl = i / E, cl = i % E;
-        if (rl < er && cl < ec) dp[rl * dst_r + cl] = sp[rl + cl * src_c];
+      for (std::int64_t i = ty * 32 + tx; i < er * ec; i += 32 * rows) {
+        const std::int64_t rl = i / ec, cl = i - rl * ec;
+        dp[rl * dst_r + cl] = sp[rl + cl * src_c];
       }
     }
     __syncthreads();
@@ -325,7 +346,11 @@ void copy_layout_run(int dev, copy_layout l, cudaStream_t st, Op op) {
   }
   if (ds >= 0 && dd >= 0 && ds != dd && l.shape.extent[ds] >= min_tile_side &&
       l.shape.extent[dd] >= min_tile_side) {
-    constexpr int V = tile_vector<From>, E = 32 * V;
+    constexpr int V = tile_vector<From>;
+    bool packed = false;
+    if constexpr (packed_tiles<To, From, Op>)
+      packed = shared_memory_opt_in<copy_tiles_packed_kernel<From>>(dev, packed_tile_bytes<From>);
+    const int E = packed ? packed_side<From> : 32 * V;
     const outer_dims o = outer_of(l, ds, dd);
     // V elements move as one access: every vector's first element must sit on a multiple of V.
     bool aligned =
@@ -340,11 +365,14 @@ void copy_layout_run(int dev, copy_layout l, cudaStream_t st, Op op) {
       const std::int64_t resident = std::int64_t(sm_count(dev)) * 2048 / (32 * tile_rows);
       const auto grid = unsigned(std::min(tiles, resident));
       if constexpr (packed_tiles<To, From, Op>) {
-        copy_tiles_packed_kernel<From><<<grid, dim3(32, tile_rows), 0, st>>>(
-            static_cast<To*>(l.dst.data), static_cast<const From*>(l.src.data), o, R, C,
-            l.dst.strides[ds], l.src.strides[dd], tiles_r, tiles_c, tiles);
-        CUNP_CUDA_CHECK_LAUNCH("copy_tiles_packed_kernel");
-        return;
+        if (packed) {
+          copy_tiles_packed_kernel<From>
+              <<<grid, dim3(32, tile_rows), packed_tile_bytes<From>, st>>>(
+                  static_cast<To*>(l.dst.data), static_cast<const From*>(l.src.data), o, R, C,
+                  l.dst.strides[ds], l.src.strides[dd], tiles_r, tiles_c, tiles);
+          CUNP_CUDA_CHECK_LAUNCH("copy_tiles_packed_kernel");
+          return;
+        }
       }
       copy_tiles_kernel<To, From, Op><<<grid, dim3(32, tile_rows), 0, st>>>(
           static_cast<To*>(l.dst.data), static_cast<const From*>(l.src.data), o, R, C,
