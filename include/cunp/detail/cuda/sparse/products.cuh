@@ -1,5 +1,5 @@
 // cunp/detail/cuda/sparse/products.cuh: the CUDA backend of the sparse products on cuSPARSE's
-// generic API, and by cunp's own row kernel (row_products.cuh) where that is faster: SpMV (a
+// generic API, and by a kernel of cunp's own (narrow_product.cuh) where that is faster: SpMV (a
 // compressed matrix times a vector), SpMM (times a dense matrix, row- or column-major, the
 // dense operand read in the result's order; cunp's for row-major blocks of up to 32 vectors),
 // both with the sparse operand's transpose as cuSPARSE's operation flag, and SpGEMM (times
@@ -18,7 +18,7 @@
 #include "cunp/detail/cuda/core/workspace.cuh"
 #include "cunp/detail/cuda/sparse/arithmetic.cuh"
 #include "cunp/detail/cuda/sparse/descriptors.cuh"
-#include "cunp/detail/cuda/sparse/row_products.cuh"
+#include "cunp/detail/cuda/sparse/narrow_product.cuh"
 #include "cunp/detail/sparse/format.hpp"
 #include "cunp/ndarray.hpp"
 #include "cunp/reduce.hpp"
@@ -86,7 +86,7 @@ void sparse_matvec(cuda_backend, index_t rows, index_t cols, const cs_arrays<T, 
 /// c = op(A) b: b (op(A)'s cols x n) of any strides, read where it lies when it lies in c's order
 /// (row- or column-major), else copied into c's order first; c (op(A)'s rows x n) row- or
 /// column-major. A row-major product of up to narrow_product_columns columns with A itself is
-/// cunp's kernel (row_products.cuh says why), every other one cuSPARSE's SpMM. The copy moves
+/// cunp's kernel (narrow_product.cuh says why), every other one cuSPARSE's SpMM. The copy moves
 /// k x n values where the product reads n per stored entry, and cuSPARSE's products with
 /// op(B) = B^T ran 2.4 times slower than a copy and the row-major kernel (bench_sparse's
 /// spmm8_colmajor row, RESULTS.md). An algorithm that does not take the configuration falls

@@ -1,4 +1,4 @@
-// cunp/detail/cuda/sparse/row_products.cuh: C = A B for a CSR A and row-major B and C of at
+// cunp/detail/cuda/sparse/narrow_product.cuh: C = A B for a CSR A and row-major B and C of at
 // most narrow_product_columns columns (a block of vectors), by a kernel of cunp's own.
 //
 // cuSPARSE's row-major SpMM (CSR_ALG2) took 6.1 ms for bench_sparse's 4M x 4M matrix with 16
@@ -9,6 +9,8 @@
 // scheme for SpMV (a group of lanes along a row's terms, a butterfly for their sums) ran 0.642
 // ms against cuSPARSE's 0.611, so SpMV stays cuSPARSE's.
 #pragma once
+#include <type_traits>
+
 #include "cunp/detail/cuda/core/launch.cuh"
 #include "cunp/detail/cuda/sparse/entry_order.cuh"
 #include "cunp/detail/sparse/format.hpp"
@@ -18,6 +20,7 @@ namespace cunp::detail::cuda {
 
 /// The most columns the SpMM kernel takes (one lane a column); wider products go to cuSPARSE.
 inline constexpr index_t narrow_product_columns = 32;
+
 /// c[i, l] = the sum over row i's entries k, in storage order, of values[k] b[indices[k], l]: a
 /// group of G lanes a row (G the power of two at least n, 32 / G rows a warp), lane l column l.
 template <int G, class M, class I>
