@@ -20,6 +20,22 @@
 #include "cunp/detail/cuda/sparse/krylov.cuh"
 #endif
 
+namespace cunp::detail {
+
+/// A's CSR arrays with values of R (a csc or coo A converted once; an overfull A summed, as
+/// product_operand_of gives it).
+template <class R, class Backend, class A> auto solver_arrays(const A& a) {
+  using I = sparse_index_t<A>;
+  if constexpr (A::format != sparse::format::coo)
+    if (overfull(a)) return lines_of<true, R, I, Backend>(a, true);
+  if constexpr (A::format == sparse::format::csr)
+    return arrays_as<R, I, Backend>(a.arrays());
+  else
+    return arrays_as<R, I, Backend>(a.template tocsr<Backend>().arrays());
+}
+
+}  // namespace cunp::detail
+
 namespace cunp::sparse::linalg {
 
 /// A preconditioner for cg and gmres: nothing (the default), a sparse matrix M applied as
@@ -30,12 +46,9 @@ template <class T> class preconditioner {
   preconditioner() = default;
   /// M @ r for a csr, csc or coo matrix (converted to CSR once).
   template <sparse_matrix_type S> preconditioner(const S& m) {  // NOLINT: implicit, as scipy's M=
-    using I = detail::sparse_index_t<S>;
     shape_ = m.shape();
     dev_ = m.device();
-    v_ = detail::overfull(m)
-             ? detail::lines_of<true, T, I, detail::compiled_backend>(m, true)
-             : detail::arrays_as<T, I, detail::compiled_backend>(m.tocsr().arrays());
+    v_ = detail::solver_arrays<T, detail::compiled_backend>(m);
   }
   /// d * r for a 1-d array d.
   template <class V> preconditioner(const ndarray<V>& d) {  // NOLINT: implicit, as M=
@@ -119,18 +132,6 @@ void check_solve(const char* name, const shape_t& a, const ndarray<T>& b,
                       "; if set, `atol` must be a real, non-negative number.");
   if (!m.is_none()) check_same_device(b.device(), m.device(), "a preconditioned solve");
   if (x0) check_same_device(b.device(), x0->device(), "a solve's x0");
-}
-
-/// A's CSR arrays with values of R (a csc or coo A converted once; an overfull A summed, as
-/// product_operand_of gives it).
-template <class R, class Backend, class A> auto solver_arrays(const A& a) {
-  using I = sparse_index_t<A>;
-  if constexpr (A::format != sparse::format::coo)
-    if (overfull(a)) return lines_of<true, R, I, Backend>(a, true);
-  if constexpr (A::format == sparse::format::csr)
-    return arrays_as<R, I, Backend>(a.arrays());
-  else
-    return arrays_as<R, I, Backend>(a.template tocsr<Backend>().arrays());
 }
 
 /// Runs `run(state, preconditioner)` for a checked solve on A's device, with the solution

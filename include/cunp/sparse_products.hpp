@@ -105,11 +105,9 @@ cs_arrays<R, J> lines_of(const M& m, bool canonical) {
   }
 }
 
-/// Whether m stores more entries than its shape has places (duplicates only: scipy allows them),
-/// which cuSPARSE's matrix descriptors refuse ("nnz > matrix size").
+/// Whether m stores more entries than its shape has places (format.hpp's overfull).
 template <class M> bool overfull(const M& m) {
-  const index_t rows = m.shape()[0], cols = m.shape()[1], nnz = m.nnz();
-  return cols == 0 ? nnz > 0 : nnz / cols >= rows && nnz > rows * cols;
+  return overfull(m.nnz(), m.shape()[0], m.shape()[1]);
 }
 
 /// m as a product operand with values of R: the CSR arrays of m (CSR), of its transpose (CSC,

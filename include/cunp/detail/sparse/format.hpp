@@ -47,6 +47,13 @@ template <class T, class I> struct cs_arrays {
   ndarray<I> indptr;
 };
 
+/// Whether nnz stored entries are more than a rows x cols matrix has places (duplicates only:
+/// scipy allows them), which cuSPARSE refuses ("nnz > matrix size"); rows x cols not formed
+/// where it would overflow.
+inline bool overfull(index_t nnz, index_t rows, index_t cols) {
+  return cols == 0 ? nnz > 0 : nnz / cols >= rows && nnz > rows * cols;
+}
+
 /// How entries given by coordinates become compressed lines: grouped by line, each line's
 /// entries in their input order (scipy's coo_tocsr and csr_hstack); also sorted by minor index
 /// within each line, ties in input order (a stable sort); or sorted with each run of equal

@@ -84,6 +84,20 @@ template <class T, int V> __device__ __forceinline__ void load_vector(T* to, con
   }
 }
 
+/// Where tile t of a tiles kernel lies: its outer index's offsets on both sides and its first
+/// row and column (tiles of E x E, tiles_r x tiles_c of them for each outer index).
+struct tile_place {
+  std::int64_t dst, src, r0, c0;
+};
+__device__ __forceinline__ tile_place place_of_tile(std::int64_t t, int E, const outer_dims& o,
+                                                    std::int64_t tiles_r, std::int64_t tiles_c) {
+  const std::int64_t b = t / (tiles_r * tiles_c), in = t - b * (tiles_r * tiles_c);
+  const std::int64_t tr = in / tiles_c;
+  tile_place p{0, 0, tr * E, (in - tr * tiles_c) * E};
+  outer_offsets(b, o, p.dst, p.src);
+  return p;
+}
+
 /// For every outer index, r < R, c < C: dst[d + r * dst_r + c] = op(src[s + r + c * src_c]).
 /// Tiles of E x E elements (E = 32 V, V from tile_vector) go through shared memory; a thread
 /// moves V consecutive elements as one access on each side (the host checks the alignment),
@@ -101,12 +115,10 @@ CUNP_KERNEL void copy_tiles_kernel(To* dst, const From* src, outer_dims o, std::
   auto tile = reinterpret_cast<From(*)[E + 1]>(storage);
   const int tx = threadIdx.x, ty = threadIdx.y;
   for (std::int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-    const std::int64_t b = t / (tiles_r * tiles_c), in = t - b * (tiles_r * tiles_c);
-    const std::int64_t tr = in / tiles_c, r0 = tr * E, c0 = (in - tr * tiles_c) * E;
-    std::int64_t d, s;
-    outer_offsets(b, o, d, s);
-    const From* sp = src + s + r0 + c0 * src_c;
-    To* dp = dst + d + r0 * dst_r + c0;
+    const tile_place p = place_of_tile(t, E, o, tiles_r, tiles_c);
+    const std::int64_t r0 = p.r0, c0 = p.c0;
+    const From* sp = src + p.src + r0 + c0 * src_c;
+    To* dp = dst + p.dst + r0 * dst_r + c0;
     if (r0 + E <= R && c0 + E <= C) {
 #pragma unroll
       for (int j = 0; j < J; ++j) {
@@ -201,12 +213,10 @@ CUNP_KERNEL void copy_tiles_packed_kernel(T* dst, const T* src, outer_dims o, st
   auto tile = reinterpret_cast<unsigned(*)[words]>(packed_storage);
   const int tx = threadIdx.x, ty = threadIdx.y;
   for (std::int64_t t = blockIdx.x; t < tiles; t += gridDim.x) {
-    const std::int64_t b = t / (tiles_r * tiles_c), in = t - b * (tiles_r * tiles_c);
-    const std::int64_t tr = in / tiles_c, r0 = tr * E, c0 = (in - tr * tiles_c) * E;
-    std::int64_t d, s;
-    outer_offsets(b, o, d, s);
-    const T* sp = src + s + r0 + c0 * src_c;
-    T* dp = dst + d + r0 * dst_r + c0;
+    const tile_place p = place_of_tile(t, E, o, tiles_r, tiles_c);
+    const std::int64_t r0 = p.r0, c0 = p.c0;
+    const T* sp = src + p.src + r0 + c0 * src_c;
+    T* dp = dst + p.dst + r0 * dst_r + c0;
     if (r0 + E <= R && c0 + E <= C) {
 #pragma unroll
       for (int j = 0; j < words / rows; ++j) {

@@ -13,7 +13,6 @@
 #pragma once
 #include <cusparse.h>
 
-#include <algorithm>
 #include <cstdint>
 #include <cub/device/device_scan.cuh>
 
@@ -171,9 +170,8 @@ void sparse_transpose(cuda_backend, index_t majors, index_t minors, const ndarra
   }
   // csr2csc takes 32-bit indices, and is not given more entries than places (duplicates can
   // make more; cuSPARSE's descriptors refuse that).
-  const bool overfull = nnz / std::max<index_t>(minors, 1) >= majors && nnz > majors * minors;
   if constexpr (sizeof(I) == 4) {
-    if (!overfull) {
+    if (!overfull(nnz, majors, minors)) {
       const cusparseHandle_t h = cuda::cusparse_handle(on.dev);
       const int m = static_cast<int>(majors), n = static_cast<int>(minors);
       const int z = static_cast<int>(nnz);
