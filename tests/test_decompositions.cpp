@@ -8,7 +8,9 @@
 // factorisation surfacing at the next wait with the device still usable; stacks of small matrices
 // (cuSOLVER's batched routes) and just over their limits (its per-matrix loop) against the cpu and
 // against their matrices factorised one by one, with garbage in the triangle not read, special
-// matrices (zero, rank one), a NaN in one matrix and a failed Cholesky factorisation.
+// matrices (zero, rank one), a NaN in one matrix and a failed Cholesky factorisation; svd past
+// the batched routes (a GPU's Xgesvdp and the Xgesvd it falls back to) on random, zero, rank-one
+// and rank-two matrices.
 #include <algorithm>
 #include <cmath>
 #include <complex>
@@ -19,6 +21,7 @@
 #include <vector>
 
 #include "cunp/decompositions.hpp"
+#include "cunp/joining.hpp"
 #include "cunp_test.hpp"
 #include "golden_archive.hpp"
 
@@ -380,6 +383,62 @@ template <class T> void batched_cases() {
   }
 }
 
+/// Matrices past the batched routes (one alone, or larger than 32 x 32) take Xgesvdp on a GPU in
+/// float64 and complex128, and Xgesvd where Xgesvdp perturbs one (a singular value near zero),
+/// for a tall matrix's full U, in single precision and under allow_synchronize(false): random square, tall and wide matrices alone and stacked,
+/// zero, rank-one and rank-two ones, each against the cpu; a NaN matrix returns or raises NumPy's
+/// error (no hang) and leaves the device usable.
+template <class T> void polar_route_cases() {
+  INFO(dname<T>());
+  for (const auto& [m, n] : std::vector<std::pair<index_t, index_t>>{{40, 40}, {64, 48}, {48, 64}}) {
+    INFO("svd of one random " << m << " x " << n);
+    check_svd_stack(random_stack<T>({m, n}, 600 + std::uint64_t(m * 64 + n)));
+  }
+  {
+    INFO("svd of a 2 x 40 x 40 stack");
+    check_svd_stack(random_stack<T>({2, 40, 40}, 610));
+  }
+  const auto p = random_stack<T>({45, 2}, 611), q = random_stack<T>({2, 45}, 612);
+  const auto rank_two = cunp::eval(cunp::matmul(p, q));
+  const auto zero = cunp::zeros<T>({45, 45}, cpu), ones = cunp::ones<T>({45, 45}, cpu);
+  for (const auto* a : {&zero, &ones, &rank_two}) {
+    INFO("svd of a rank " << (a == &zero ? 0 : a == &ones ? 1 : 2) << " 45 x 45");
+    check_svd_stack(*a);
+  }
+  {
+    INFO("svd of a stack of a random, a zero and a rank-two 45 x 45");
+    check_svd_stack(cunp::stack(std::vector<ndarray<T>>{random_stack<T>({45, 45}, 613), zero,
+                                                        rank_two}));
+  }
+  const auto a = random_stack<T>({50, 40}, 614);
+  for (const cunp::device dev : backends()) {
+    if (dev.is_cpu()) continue;
+    INFO("on " << dev.str());
+    {
+      INFO("allow_synchronize(false): Xgesvd, no wait");
+      const auto x = a.to(dev);
+      cunp::allow_synchronize(false);
+      struct restore {
+        ~restore() { cunp::allow_synchronize(true); }
+      } restore_on_exit;
+      const auto r = L::svd(x, false);
+      const auto s = L::svdvals(x);
+      cunp::allow_synchronize(true);
+      require_scaled(r.S, L::svdvals(a), tolerance_of<T>());
+      require_scaled(s, L::svdvals(a), tolerance_of<T>());
+      require_orthonormal_columns(r.U, tolerance_of<T>() * 4);
+    }
+    auto bad = random_stack<T>({40, 40}, 615);
+    cunp::view(bad, 7, 9).fill(T(NAN));
+    try {
+      (void)L::svd(bad.to(dev)).S.to_vector();
+    } catch (const cunp::linalg_error& e) {
+      CHECK(std::string(e.what()) == "SVD did not converge");
+    }
+    CHECK_NOTHROW(L::svdvals(a.to(dev)).to_vector());
+  }
+}
+
 /// A NaN in one matrix of a stack that takes the batched routes: NumPy's eigvalsh gives that
 /// matrix NaN values and its svd raises. A GPU gives cuSOLVER's result for that matrix
 /// (differences.md) or NumPy's error at the next wait, the other matrices' values right either
@@ -574,6 +633,14 @@ TEST_CASE("GPU decompositions equal the cpu's; a failure surfaces at the next wa
     CHECK_THROWS_AS(L::cholesky(stack), cunp::linalg_error);
     CHECK_NOTHROW(L::eigvalsh(stack).to_vector());
   }
+}
+
+TEST_CASE("svd past the batched routes (the GPU's polar route and its fallback) equals the cpu's",
+          "[decompositions][gpu]") {
+  polar_route_cases<float>();
+  polar_route_cases<double>();
+  polar_route_cases<std::complex<float>>();
+  polar_route_cases<std::complex<double>>();
 }
 
 TEST_CASE("Stacks of small matrices (the GPU's batched routes) equal the cpu's and the loop's",

@@ -11,6 +11,8 @@
 #include <climits>
 #include <complex>
 #include <cstdint>
+#include <optional>
+#include <type_traits>
 #include <vector>
 
 #include "cunp/detail/cpu/linalg/decompositions.hpp"
@@ -81,6 +83,64 @@ CUNP_KERNEL void unpack_real_vectors_kernel(const R* vr, const cplx<R>* w, cplx<
   else
     v[e] = cplx<R>(col[j * n + i], R(0));
 }
+
+/// One column-major rows x cols matrix (rows >= cols) at a time through Xgesvdp: the polar
+/// decomposition, then Xsyevd of its Hermitian factor, 4-5x faster than Xgesvd (QR iterations)
+/// at 1024-4096 (RESULTS.md). Where a singular value is near zero Xgesvdp perturbs the matrix, so
+/// that its U stays unitary, and returns the perturbation's size to the host (each call waits
+/// for the device): its values are then shifted by it, and run() returns false, with the matrix
+/// restored, for Xgesvd to take it. It writes V where Xgesvd writes VT = V^H: run() turns it into
+/// VT's layout. U (econ: rows x cols) and VT are column-major, as Xgesvd's.
+template <class T, class R> class svd_polar {
+ public:
+  svd_polar(index_t rows, index_t cols, bool vectors, cunp::device dev)
+      : rows_(rows), cols_(cols), dev_(dev.index()),
+        job_(vectors ? CUSOLVER_EIG_MODE_VECTOR : CUSOLVER_EIG_MODE_NOVECTOR),
+        saved_({rows * cols}, dev), v_({cols, cols}, dev) {
+    // Without vectors U and V still get buffers of their sizes: cuSOLVER's documentation does
+    // not say that Xgesvdp leaves them alone then (its polar factor is U's size).
+    if (!vectors) u_ = ndarray<T>({rows * cols}, dev);
+    std::size_t dbytes = 0, hbytes = 0;
+    CUNP_CUSOLVER_CHECK(cusolverDnXgesvdp_bufferSize(
+        cusolver_handle(dev_), cusolver_params(), job_, 1, rows, cols, type, saved_.data(), rows,
+        rtype, saved_.data(), type, saved_.data(), rows, type, v_.data(), cols, type, &dbytes,
+        &hbytes));
+    work_.emplace(dev_, dbytes, hbytes);
+  }
+
+  /// The singular values s, and with vectors U into u and VT into vt (a C-ordered (cols, cols)
+  /// view), of the matrix at a (overwritten); false, a restored, where Xgesvdp perturbed it.
+  bool run(T* a, R* s, T* u, const ndarray<T>& vt, int* info) {
+    const cudaStream_t st = current_stream(dev_);
+    const std::size_t bytes = sizeof(T) * static_cast<std::size_t>(rows_ * cols_);
+    CUNP_CUDA_CHECK(cudaMemcpyAsync(saved_.data(), a, bytes, cudaMemcpyDeviceToDevice, st));
+    const bool vectors = job_ == CUSOLVER_EIG_MODE_VECTOR;
+    double perturbation = 0;
+    CUNP_CUSOLVER_CHECK(cusolverDnXgesvdp(
+        cusolver_handle(dev_), cusolver_params(), job_, 1, rows_, cols_, type, a, rows_, rtype, s,
+        type, vectors ? u : u_.data(), rows_, type, v_.data(), cols_, type, work_->device.data(),
+        work_->device_bytes, work_->host.data(), work_->host.size(), info, &perturbation));
+    if (!(perturbation == 0)) {  // NaN too: Xgesvd's result, as before this route
+      CUNP_CUDA_CHECK(cudaMemcpyAsync(a, saved_.data(), bytes, cudaMemcpyDeviceToDevice, st));
+      return false;
+    }
+    if (vectors) {  // VT column-major, read C-ordered, is conj(V); V read so is V^T
+      if constexpr (is_complex_v<T>)
+        copyto<cuda_backend>(vt, conj(swapaxes(v_, 0, 1)));
+      else
+        copyto<cuda_backend>(vt, swapaxes(v_, 0, 1));
+    }
+    return true;
+  }
+
+ private:
+  static constexpr cudaDataType_t type = blas_types<T>::data, rtype = blas_types<R>::data;
+  index_t rows_, cols_;
+  int dev_;
+  cusolverEigMode_t job_;
+  ndarray<T> saved_, v_, u_;
+  std::optional<solver_work> work_;
+};
 
 }  // namespace cunp::detail::cuda
 
@@ -217,7 +277,11 @@ void eigh_run(cuda_backend, const ndarray<T>& a, const ndarray<R>& w, bool vecto
 /// its left factor conj(V) read in C order is Vh and its VT = U^T is U, so cuSOLVER writes
 /// straight into vh and u. A tall one is factorised as A, in a transposed copy, and its factors
 /// transposed back. A stack of matrices up to 32 x 32 takes gesvdjBatched
-/// (batched_decompositions.cuh).
+/// (batched_decompositions.cuh). Larger float64 and complex128 ones take Xgesvdp (svd_polar),
+/// which has no full U of a tall matrix, and Xgesvd where Xgesvdp declines one; float32 and
+/// complex64 take Xgesvd: Xgesvdp in single precision perturbed random matrices of order 1024 and
+/// more by about 0.7 n, its values then off by 19 times the largest (RESULTS.md), so every one
+/// would be factorised twice.
 template <class T, class R>
 void svd_run(cuda_backend, const ndarray<T>& a, const ndarray<R>& s, const ndarray<T>& u,
              const ndarray<T>& vh, bool full_matrices, bool compute_uv) {
@@ -250,18 +314,33 @@ void svd_run(cuda_backend, const ndarray<T>& a, const ndarray<R>& s, const ndarr
     T* up = compute_uv ? ub.data() : nullptr;
     T* vp = compute_uv ? vb.data() : nullptr;
     const index_t ldu = rows, ldv = cols;
-    std::size_t dbytes = 0, hbytes = 0;
-    CUNP_CUSOLVER_CHECK(cusolverDnXgesvd_bufferSize(
-        h, cuda::cusolver_params(), job, job, rows, cols, type, b.data(), rows, rtype, s.data(),
-        type, up, ldu, type, vp, ldv, type, &dbytes, &hbytes));
-    cuda::solver_work work(dev, dbytes, hbytes);
     const ndarray<int> info({count}, a.device());
-    for (index_t z = 0; z < count; ++z)
+    std::optional<cuda::solver_work> work;  // Xgesvd's, made at its first matrix
+    std::size_t dbytes = 0, hbytes = 0;
+    const auto gesvd = [&](index_t z) {
+      if (!work) {
+        CUNP_CUSOLVER_CHECK(cusolverDnXgesvd_bufferSize(
+            h, cuda::cusolver_params(), job, job, rows, cols, type, b.data(), rows, rtype,
+            s.data(), type, up, ldu, type, vp, ldv, type, &dbytes, &hbytes));
+        work.emplace(dev, dbytes, hbytes);
+      }
       CUNP_CUSOLVER_CHECK(cusolverDnXgesvd(
           h, cuda::cusolver_params(), job, job, rows, cols, type, b.data() + z * m * n, rows, rtype,
           s.data() + z * k, type, compute_uv ? up + z * rows * ucols : nullptr, ldu, type,
-          compute_uv ? vp + z * cols * cols : nullptr, ldv, type, work.device.data(), dbytes,
-          work.host.data(), hbytes, info.data() + z));
+          compute_uv ? vp + z * cols * cols : nullptr, ldv, type, work->device.data(), dbytes,
+          work->host.data(), hbytes, info.data() + z));
+    };
+    if (std::is_same_v<R, double> && synchronize_allowed() && ucols == cols) {
+      cuda::svd_polar<T, R> polar(rows, cols, compute_uv, a.device());
+      const ndarray<T> vts = compute_uv ? vb.reshape({count, cols, cols}) : ndarray<T>();
+      for (index_t z = 0; z < count; ++z)
+        if (!polar.run(b.data() + z * m * n, s.data() + z * k,
+                       compute_uv ? up + z * rows * ucols : nullptr,
+                       compute_uv ? cunp::view(vts, z) : ndarray<T>(), info.data() + z))
+          gesvd(z);
+    } else {
+      for (index_t z = 0; z < count; ++z) gesvd(z);
+    }
     cuda::report_linalg_failure(info, count, index_op::svd_not_converged);
   }
   if (!compute_uv || wide) return;
