@@ -32,6 +32,9 @@
 // - decomp_<op>_batch4096/cunp/float32/<n>: the same of a stack of 4096 n x n matrices (cholesky
 //   at 32 and 64, eigh and svd at 32): cuSOLVER's batched routes (potrfBatched, syevjBatched,
 //   gesvdjBatched); hot-cache at 32 (16 MiB).
+// - solve_batch4096, inv_batch4096/cunp/float32/32: linalg::solve (one right-hand side each) and
+//   inv of a stack of 4096 diagonally dominant 32 x 32 matrices (cuBLAS's batched LU), GPU time
+//   per call, launch not hidden.
 //
 // Flops: 2 n^3 for real dtypes, 8 n^3 for complex (four real multiply-adds per complex one),
 // times the batch; tf32 and bf16x3 rows count the float32 product's 2 n^3 (an effective rate, to
@@ -340,6 +343,19 @@ template <class T> void decomposition(State& s, const std::string& op, index_t b
   });
 }
 
+/// solve(a, b) with one right-hand side per matrix (b: batch x n x 1) or inv(a) of `batch` n x n
+/// matrices a + n I (a random in [-1, 1)), GPU time per call with the launch not hidden.
+template <class T> void linear_system(State& s, const std::string& op, index_t batch, index_t n) {
+  namespace L = cunp::linalg;
+  const auto a = cunp::eval(inputs<T>(batch, n).a + cunp::eye<T>(n, cunp::none, 0, gpu0) * T(n));
+  const auto b = cunp::ones<T>({batch, n, 1}, gpu0);
+  s.SetLabel(std::to_string(batch) + " x " + std::to_string(n) + "x" + std::to_string(n));
+  gpu_loop(s, {}, [&] {
+    if (op == "solve") consume(L::solve(a, b));
+    else consume(L::inv(a));
+  });
+}
+
 // --- linalg::solve's mixed-precision mode (GPU time, launch not hidden: a refined solve waits
 // for its iteration count)
 
@@ -418,11 +434,11 @@ void register_solve_refine() {
 void register_benchmarks() {
   using benchmark::RegisterBenchmark;
   // decomp_<op>/cunp/<dtype>/<n>: cholesky and qr (reduced) at 1024 and 4096, eigh at 1024 and
-  // 2048, svd (reduced) at 1024; float32 and float64. cupy_linalg.py times cupy.linalg's.
+  // 2048, svd (reduced) at 1024 and 4096; float32 and float64. cupy_linalg.py times cupy.linalg's.
   for (const auto& [op, sides] :
        std::vector<std::pair<std::string, std::vector<index_t>>>{
            {"cholesky", {1024, 4096}}, {"qr", {1024, 4096}}, {"eigh", {1024, 2048}},
-           {"svd", {1024}}})
+           {"svd", {1024, 4096}}})
     for (const index_t n : sides) {
       const std::string tail = "/" + std::to_string(n);
       gpu_timed(RegisterBenchmark(("decomp_" + op + "/cunp/float32" + tail).c_str(),
@@ -438,6 +454,10 @@ void register_benchmarks() {
     gpu_timed(RegisterBenchmark(name.c_str(),
                                 [op, n](State& s) { decomposition<float>(s, op, stack, n); }));
   }
+  // solve_batch4096 and inv_batch4096/cunp/float32/32: cuBLAS's batched getrf/getrs.
+  for (const std::string op : {"solve", "inv"})
+    gpu_timed(RegisterBenchmark((op + "_batch4096/cunp/float32/32").c_str(),
+                                [op](State& s) { linear_system<float>(s, op, stack, 32); }));
   // At 8192 one call takes 1.4 ms (float16) to 80 ms (complex64), so Google Benchmark runs a few
   // iterations per repetition at the default min time (complex64: one), as bench_memory's gemm
   // rows.

@@ -162,6 +162,25 @@ TEST_CASE("GPU LU routes equal the cpu's; a singular matrix surfaces at the next
     same_on_every_backend(
         [&](cunp::device dev) { return cunp::linalg::solve(a.to(dev), b.to(dev)); }, 0, 1e-10);
   }
+  {
+    // inv of a stack on the batched route (getriBatched) in single precision and complex, and of
+    // a negative-stride view
+    const auto stack = random({50, 7, 7}, 9);
+    const auto cstack = cunp::eval(stack.astype<std::complex<double>>() +
+                                   random({50, 7, 7}, 10).astype<std::complex<double>>() *
+                                       std::complex<double>(0, 1));
+    same_on_every_backend(
+        [&](cunp::device dev) { return cunp::linalg::inv(stack.astype<float>().to(dev)); }, 0,
+        2e-4);
+    same_on_every_backend([&](cunp::device dev) { return cunp::linalg::inv(cstack.to(dev)); }, 0,
+                          1e-10);
+    same_on_every_backend(
+        [&](cunp::device dev) {
+          return cunp::linalg::inv(
+              cunp::view(stack.to(dev), slice(none, none, -1), cunp::all, slice(none, none, -1)));
+        },
+        0, 1e-10);
+  }
   const auto af = random({6, 6}, 5).astype<float>();
   const auto bf = cunp::view(random({40, 6, 6}, 6), cunp::all, cunp::all, slice(none, 3)).astype<float>();
   same_on_every_backend([&](cunp::device dev) { return cunp::linalg::solve(af.to(dev), bf.to(dev)); },
@@ -173,6 +192,8 @@ TEST_CASE("GPU LU routes equal the cpu's; a singular matrix surfaces at the next
     cunp::view(stack, 2).fill(1.0);  // matrix 2 singular
     const auto x = cunp::linalg::solve(stack, cunp::ones<double>({3}, dev));
     CHECK_THROWS_WITH(x.to_vector(), "Singular matrix");
+    const auto xi = cunp::linalg::inv(stack);  // the batched getri route
+    CHECK_THROWS_WITH(xi.to_vector(), "Singular matrix");
     const auto ok = cunp::linalg::inv(random({3, 3}, 8).to(dev));
     CHECK_NOTHROW(ok.to_vector());
     cunp::synchronize();

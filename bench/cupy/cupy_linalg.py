@@ -12,11 +12,14 @@ matmul_batch512/<impl>/<dtype>/256 (512 matrices of 256 x 256 @ 256 x 256) in fl
 float32, float64 and complex64; matmul_tf32/<impl>/float32/8192; matmul_host/<impl>/float32/64
 (host time per call of a 64 x 64 matmul); matmul_cpu/numpy/float32/4096 (np.matmul, host time per
 call: the cpu backend's peer); decomp_<op>/cupy/<dtype>/<n> (cupy.linalg's cholesky, qr, eigh and
-svd(full_matrices=False) of one float32 or float64 matrix, GPU time, launch not hidden;
+svd(full_matrices=False) of one float32 or float64 matrix, GPU time, launch not hidden; svd at
+4096 takes CuPy 2.4 s a call: --filter it out where time is short;
 decomp_<op>/torch/<dtype>/<n>: torch.linalg's, launch hidden);
 decomp_<op>_batch4096/<impl>/float32/<n> (the same of a stack of 4096 n x n matrices, cholesky at
 32 and 64, eigh and svd at 32, CuPy and PyTorch: both take cuSOLVER's batched routines there;
-PyTorch's launch hidden, CuPy's not). Each result is a fresh array, as a matmul returns.
+PyTorch's launch hidden, CuPy's not); solve_batch4096 and inv_batch4096/<impl>/float32/32
+(solve with one right-hand side each and inv of 4096 diagonally dominant 32 x 32 matrices).
+Each result is a fresh array, as a matmul returns.
 Flops: 2 n^3 (real) or 8 n^3 (complex) times the batch; the tf32 row counts the float32
 product's 2 n^3. There is no frac_gemm: the gemm ceiling is measured by the C++ suite. The
 JSON context lists the libcublas files this process loaded and CuPy's cuBLAS version
@@ -281,7 +284,7 @@ def main(argv):
 
     # ---- numpy.linalg's decompositions (launch not hidden: cuSOLVER's calls may wait) ---------
     for op, sides in (("cholesky", (1024, 4096)), ("qr", (1024, 4096)), ("eigh", (1024, 2048)),
-                      ("svd", (1024,))):
+                      ("svd", (1024, 4096))):
         for n in sides:
             for dtype in ("float32", "float64"):
                 name = f"decomp_{op}/cupy/{dtype}/{n}"
@@ -291,8 +294,9 @@ def main(argv):
                 a = cp.asarray(ha)
                 if op in ("cholesky", "eigh"):  # symmetric positive definite, as bench_linalg's
                     a = a @ a.T / n + cp.eye(n, dtype=a.dtype)
-                ms, host = bench.gpu_times(decomposition(cp, op, a))
-                bench.record(name, ms, host, label=f"{n}x{n}")
+                if wanted(name):
+                    ms, host = bench.gpu_times(decomposition(cp, op, a))
+                    bench.record(name, ms, host, label=f"{n}x{n}")
                 tname = f"decomp_{op}/torch/{dtype}/{n}"
                 if torch is not None and wanted(tname):  # the peer for cholesky and svd
                     t = torch.as_tensor(cp.asnumpy(a), device="cuda")
@@ -302,6 +306,23 @@ def main(argv):
                     torch.cuda.empty_cache()
                 del a
                 cp.get_default_memory_pool().free_all_blocks()
+
+    # ---- solve (one right-hand side each) and inv of 4096 diagonally dominant 32 x 32 float32 ----
+    for op in ("solve", "inv"):
+        for impl in ("cupy", "torch"):
+            name = f"{op}_batch{STACK}/{impl}/float32/32"
+            if not wanted(name) or (impl == "torch" and torch is None):
+                continue
+            ha, _ = host_operands("float32", STACK, 32)
+            ha = ha + 32 * np.eye(32, dtype=ha.dtype)
+            xp = cp if impl == "cupy" else torch
+            a = cp.asarray(ha) if impl == "cupy" else torch.as_tensor(ha, device="cuda")
+            b = xp.ones((STACK, 32, 1), dtype=xp.float32)
+            if impl == "torch":
+                b = b.to("cuda")
+            f = (lambda: xp.linalg.solve(a, b)) if op == "solve" else (lambda: xp.linalg.inv(a))
+            ms, host = (bench if impl == "cupy" else timer).gpu_times(f)
+            bench.record(name, ms, host, label=f"{STACK} x 32x32")
 
     # ---- stacks of 4096 small float32 matrices (cuSOLVER's batched routes in both libraries) ---
     for op, n in (("cholesky", 32), ("cholesky", 64), ("eigh", 32), ("svd", 32)):

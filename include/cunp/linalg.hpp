@@ -62,6 +62,12 @@ inline shape_t with_core(shape_t batch, std::initializer_list<index_t> core) {
   return batch;
 }
 
+/// inv's backend call where a backend has none of its own (the CUDA backend's getri route):
+/// x = a^-1 by the solve against the identity.
+template <class Be, class T> void inv_run(Be be, const ndarray<T>& x, const ndarray<T>& a) {
+  solve_run(be, x, a, broadcast_to(eye<T>(x.shape().back(), none, 0, x.device()), x.shape()));
+}
+
 /// x = a^-1 b for a (..., n, n) and b (..., n, k) whose batches broadcast (b's checked here),
 /// refined from a factorisation in `mode`'s format unless it is refine::none.
 template <class Backend, class R>
@@ -178,9 +184,10 @@ template <class Backend = detail::compiled_backend, array_like A,
 [[nodiscard]] ndarray<R> inv(const A& a) {
   const auto x = detail::linalg_array<R, Backend>(a);
   detail::check_stacked_square(x.shape());
-  const index_t n = x.shape().back();
-  return detail::solve_matrices<Backend>(x, eye<R>(n, none, 0, x.device()),
-                                         detail::batch_of(x.shape(), 2));
+  ndarray<R> out(x.shape(), x.device());
+  if (out.size() == 0) return out;
+  detail::dispatch<Backend>(x.device(), [&](auto be) { inv_run(be, out, x); });
+  return out;
 }
 
 /// numpy.linalg.matrix_power(a, n): a @ a @ ... (n times) for each matrix of a (..., m, m), by

@@ -29,7 +29,10 @@ namespace cunp::detail::cuda {
 /// for the stack, where cuSOLVER's per-matrix calls would each launch several kernels.
 inline constexpr index_t batched_lu_max = 64;
 
-/// cuBLAS's batched getrf and getrs of T (cuBLAS's own complex types in their signatures).
+/// Whether a stack takes the batched route.
+inline bool takes_batched_lu(index_t n, index_t count) { return n <= batched_lu_max && count > 1; }
+
+/// cuBLAS's batched getrf, getrs and getri of T (cuBLAS's own complex types in their signatures).
 template <class T> struct batched_lu;
 #define CUNP_BATCHED_LU(T, B, P)                                                                 \
   template <> struct batched_lu<T> {                                                           \
@@ -43,6 +46,11 @@ template <class T> struct batched_lu;
                                 int* info, int count) {                                        \
       return cublas##P##getrsBatched(h, op, n, k, reinterpret_cast<const B* const*>(a), lda,   \
                                      piv, reinterpret_cast<B* const*>(b), ldb, info, count);   \
+    }                                                                                          \
+    static cublasStatus_t getri(cublasHandle_t h, int n, T* const a[], int lda, const int* piv, \
+                                T* const c[], int ldc, int* info, int count) {                 \
+      return cublas##P##getriBatched(h, n, reinterpret_cast<const B* const*>(a), lda, piv,      \
+                                     reinterpret_cast<B* const*>(c), ldc, info, count);        \
     }                                                                                          \
   };
 CUNP_BATCHED_LU(float, float, S)
@@ -66,7 +74,7 @@ template <class T> lu_factors lu_factor(const ndarray<T>& lu, index_t count, ind
   const cudaStream_t st = current_stream(dev);
   lu_factors f;
   f.info = ndarray<int>({count}, lu.device());
-  f.batched = n <= batched_lu_max && count > 1;
+  f.batched = takes_batched_lu(n, count);
   if (f.batched) {
     f.piv32 = ndarray<int>({count, n}, lu.device());
     f.pointers = ndarray<std::uintptr_t>({count}, lu.device());
@@ -183,6 +191,31 @@ void solve_run(cuda_backend, const ndarray<T>& x, const ndarray<T>& a, const nda
                                            rhs.data() + z * n * k, n, status.data() + z));
   }
   copyto<cuda_backend>(x, swapaxes(rhs, -1, -2));
+  cuda::report_linalg_failure(f.info, count, index_op::singular_matrix);
+}
+
+/// x[z] = a[z]^-1 for a (batch, n, n) view, x C-ordered. A stack of small matrices takes cuBLAS's
+/// getriBatched after the batched LU (CuPy's route): written column-major, the inverse of the
+/// A^T that the factorised C-ordered copy is reads as A^-1 in C order, so neither the identity
+/// nor the result is copied, as the solve against the identity that other stacks take does.
+template <class T> void inv_run(cuda_backend be, const ndarray<T>& x, const ndarray<T>& a) {
+  const index_t n = x.shape().back(), count = x.size() / (n * n);
+  if (!cuda::takes_batched_lu(n, count))
+    return solve_run(be, x, a, broadcast_to(eye<T>(n, none, 0, x.device()), x.shape()));
+  const ndarray<T> lu = a.copy();
+  const auto f = cuda::lu_factor(lu, count, n);
+  const int dev = x.device().index();
+  cuda::device_scope scope(dev);
+  const ndarray<std::uintptr_t> out_pointers({count}, x.device());
+  auto** xp = reinterpret_cast<T**>(out_pointers.data());
+  cuda::pointers_kernel<T><<<static_cast<unsigned>((count + 255) / 256), 256, 0,
+                             cuda::current_stream(dev)>>>(xp, x.data(), n * n, count);
+  CUNP_CUDA_CHECK_LAUNCH("pointers_kernel");
+  const ndarray<int> status({count}, x.device());  // getri's (getrf's info kept)
+  CUNP_CUBLAS_CHECK(cuda::batched_lu<T>::getri(
+      cuda::cublas_handle(dev), static_cast<int>(n), reinterpret_cast<T**>(f.pointers.data()),
+      static_cast<int>(n), f.piv32.data(), xp, static_cast<int>(n), status.data(),
+      static_cast<int>(count)));
   cuda::report_linalg_failure(f.info, count, index_op::singular_matrix);
 }
 
