@@ -28,11 +28,15 @@ __device__ __forceinline__ void outer_offsets(std::int64_t i, const outer_dims& 
                                               std::int64_t& s) {
   d = 0;
   s = 0;
-  for (int k = o.ndim - 1; k >= 0; --k) {
+  for (int k = o.ndim - 1; k > 0; --k) {
     const std::int64_t q = i / o.extent[k], r = i - q * o.extent[k];
     d += r * o.dst[k];
     s += r * o.src[k];
     i = q;
+  }
+  if (o.ndim > 0) {  // i < extent[0]: the outermost index needs no division
+    d += i * o.dst[0];
+    s += i * o.src[0];
   }
 }
 
@@ -50,10 +54,16 @@ template <class To, class From, class Op, int Step>
 CUNP_KERNEL void copy_rows_kernel(To* dst, const From* src, outer_dims o, std::int64_t rows,
                                   std::int64_t len, std::int64_t pieces, Op op) {
   constexpr int U = row_unroll<From>, piece = block_threads * U;
+  // (row, part) of piece t, moved by the grid's step without a 64-bit division per piece
+  std::int64_t row = blockIdx.x / pieces, part = blockIdx.x - row * pieces;
+  const std::int64_t hop_rows = gridDim.x / pieces, hop_parts = gridDim.x - hop_rows * pieces;
   for (std::int64_t t = blockIdx.x; t < rows * pieces; t += gridDim.x) {
-    const std::int64_t row = t / pieces, first = (t - row * pieces) * piece + threadIdx.x;
+    const std::int64_t first = part * piece + threadIdx.x;
     std::int64_t d, s;
     outer_offsets(row, o, d, s);
+    row += hop_rows;
+    part += hop_parts;
+    if (part >= pieces) part -= pieces, ++row;
     const From* sp = src + s + first * Step;
     To* dp = dst + d + first;
     From v[U];
