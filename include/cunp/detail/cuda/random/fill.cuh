@@ -66,17 +66,44 @@ template <class T, class Rule>
 inline constexpr int bytes_per_draw =
     Rule::width == 64 ? int(sizeof(T)) : 2 * pieces_per_u32(Rule::width) * int(sizeof(T));
 
-/// Stores the N bytes at src to the N-aligned dst in 4, 8 or 16-byte accesses.
+/// Stores the N bytes at src to the N-aligned dst in 4, 8 or 16-byte accesses. Through __stwb (a
+/// plain write-back store), which the compiler keeps whole: an assignment through a uint4 pointer
+/// from a local array of two int64 compiled to an 8-byte and two 4-byte stores, each warp access
+/// then writing a quarter of the 512 bytes it spans.
 template <int N> __device__ __forceinline__ void store_chunk(void* dst, const void* src) {
+  const auto* bytes = static_cast<const unsigned char*>(src);
   if constexpr (N % 16 == 0) {
 #pragma unroll
-    for (int i = 0; i < N / 16; ++i)
-      static_cast<uint4*>(dst)[i] = static_cast<const uint4*>(src)[i];
+    for (int i = 0; i < N / 16; ++i) {
+      uint4 w;
+      memcpy(&w, bytes + 16 * i, 16);
+      __stwb(static_cast<uint4*>(dst) + i, w);
+    }
   } else if constexpr (N == 8) {
-    *static_cast<uint2*>(dst) = *static_cast<const uint2*>(src);
+    uint2 w;
+    memcpy(&w, bytes, 8);
+    __stwb(static_cast<uint2*>(dst), w);
   } else {
     static_assert(N == 4, "a draw fills 4, 8 or a multiple of 16 bytes");
-    *static_cast<std::uint32_t*>(dst) = *static_cast<const std::uint32_t*>(src);
+    unsigned int w;
+    memcpy(&w, bytes, 4);
+    __stwb(static_cast<unsigned int*>(dst), w);
+  }
+}
+
+/// Every candidate of the 64-bit draw x as an element (a rule without rejection, or a tile that
+/// refused none): x's, or the pieces of its two 32-bit halves, low half first.
+template <class T, class Rule>
+__device__ __forceinline__ void candidate_values(std::uint64_t x, const Rule& rule, T* v) {
+  constexpr int W = Rule::width, per = pieces_per_u32(W);
+  if constexpr (W == 64) {
+    v[0] = rule.value(x);
+  } else {
+#pragma unroll
+    for (int h = 0; h < 2; ++h)
+#pragma unroll
+      for (int j = 0; j < per; ++j)
+        v[h * per + j] = rule.value(piece<W>(std::uint32_t(x >> (32 * h)), j));
   }
 }
 
@@ -93,11 +120,7 @@ __device__ __forceinline__ void emit_fixed(T* out, std::int64_t n, std::int64_t 
     const std::int64_t first = (lead + 2 * p) * per;
     if (lead == 0 && aligned && first + 2 * per <= n) {
       alignas(16) T v[2 * per];
-#pragma unroll
-      for (int h = 0; h < 2; ++h)
-#pragma unroll
-        for (int j = 0; j < per; ++j)
-          v[h * per + j] = rule.value(piece<W>(std::uint32_t(x >> (32 * h)), j));
+      candidate_values(x, rule, v);
       store_chunk<bytes_per_draw<T, Rule>>(out + first, v);
       return;
     }
@@ -225,18 +248,40 @@ CUNP_KERNEL void __launch_bounds__(random_threads)
     if (ends[tile] - before_tile == tile_draws * cands) {
       // No candidate of the tile refused (the common case: refusals are rare unless the range
       // is just over a power of two): each one's rank follows from its place, no scan.
+      constexpr int bytes = bytes_per_draw<T, Rule>;
+      // Pairs one item off their bytes-aligned places (an odd number of refusals before the
+      // tile; at a refusal in 2^24 candidates half of a 2^28 fill): a lane stores the lane
+      // before it's second value with its own first, so the warp's stores stay whole.
+      const bool shifted =
+          cands == 2 &&
+          (reinterpret_cast<std::uintptr_t>(out) + std::uintptr_t(rank - 1) * sizeof(T)) % bytes == 0;
       for (int i = 0; i < random_items; ++i) {
         const std::int64_t p = first + i * random_threads + threadIdx.x;
         const std::uint64_t x = d.value(s);
         s = Draws::next(s, stride);
-        if (p >= from + draws) continue;
         const std::int64_t r0 = rank + (p - first) * cands;
-        constexpr int bytes = bytes_per_draw<T, Rule>;
+        if constexpr (cands == 2) {
+          if (shifted && __all_sync(0xFFFFFFFFu, p < from + draws && r0 + cands <= n)) {
+            alignas(16) T v[2], w[2];
+            candidate_values(x, rule, v);
+            const int lane = threadIdx.x % 32;
+            w[0] = __shfl_up_sync(0xFFFFFFFFu, v[1], 1);
+            w[1] = v[0];
+            if (lane == 0)
+              out[r0] = v[0];  // (the previous warp's last lane stores the item before)
+            else
+              store_chunk<bytes>(out + r0 - 1, w);
+            if (lane == 31) out[r0 + 1] = v[1];
+            if (r0 + cands == n) last[0] = p, last[1] = cands - 1;
+            continue;
+          }
+        }
+        if (p >= from + draws) continue;
         if (r0 + cands <= n && reinterpret_cast<std::uintptr_t>(out + r0) % bytes == 0) {
           // The draw's candidates in one store (a lane's 8-byte stores 16 bytes apart left
           // half of each store's sectors to another).
           alignas(16) T v[cands];
-          accepted(x, rule, [&](int k, auto d) { v[k] = rule.value(d); });
+          candidate_values(x, rule, v);
           store_chunk<bytes>(out + r0, v);
           if (r0 + cands == n) last[0] = p, last[1] = cands - 1;
           continue;
@@ -289,6 +334,7 @@ CUNP_KERNEL void pair_fill_kernel(T* out, std::int64_t n, std::int64_t pairs,
     const std::uint64_t x2 = Rule::draws == 2 ? d.value(Draws::next(s, one)) : x1;
     T z[2];
     rule.values(x1, x2, z);
+    // (two stores: one 8-byte store of a float32 pair ran 3% slower on an H100, RESULTS.md)
     out[2 * k] = z[0];
     if (2 * k + 1 < n) out[2 * k + 1] = z[1];
     s = Draws::next(s, stride);
