@@ -654,3 +654,22 @@ TEST_CASE("Stacks of small matrices (the GPU's batched routes) equal the cpu's a
   cholesky_failure_in_stack<double>();
   cholesky_failure_in_stack<std::complex<float>>();
 }
+
+TEST_CASE("svd of a matrix whose reduction meets a subnormal column", "[decompositions]") {
+  // Column 1 below the diagonal is (0, 1e-40): its reflector's scale 1 / 1e-40 overflows float32
+  // (it was inf * 0 = NaN, then "SVD did not converge", or a QR iteration that spun on the NaN).
+  // A 45 x 45 matrix of ones meets such a column in an unoptimised build.
+  on_every_backend([](cunp::device dev) {
+    const auto a = cunp::asarray<float>({1, 0, 0, 0, 0, 0, 0, 1e-40f, 0}, {3, 3}, dev);
+    const auto s = L::svdvals(a).to(cpu).to_vector();
+    CHECK(s[0] == Approx(1.0f));
+    CHECK(std::abs(s[1]) < 1e-6f);
+    CHECK(std::abs(s[2]) < 1e-6f);
+    const auto ones = cunp::ones<float>({45, 45}, dev);
+    const auto r = L::svd(ones);
+    CHECK(r.S.to(cpu).to_vector()[0] == Approx(45.0f));
+    const auto s_row = cunp::view(r.S, newaxis, cunp::all);
+    require_near(cunp::eval(cunp::matmul(cunp::eval(r.U * s_row), r.Vh)).to(cpu),
+                 cunp::ones<float>({45, 45}, cpu), 0, 1e-4);
+  });
+}

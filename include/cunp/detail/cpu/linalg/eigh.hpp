@@ -47,16 +47,28 @@ template <class T> real_t<T> norm2(const T* x, index_t n, index_t stride) {
 /// The reflector H = I - tau v v^H (v[0] = 1, tau real in [1, 2]) with H x = beta e0, for the n
 /// values of x at stride; v overwrites x. Returns tau, or 0 (H = I, beta = x[0], possibly
 /// complex) when x[1:] is zero already: no phase is forced on beta, since the callers make their
-/// tridiagonal or bidiagonal real afterwards by a diagonal unitary scaling.
+/// tridiagonal or bidiagonal real afterwards by a diagonal unitary scaling. As LAPACK's larfg, a
+/// vector whose norm is below safmin (tiny / eps: its entries near or in the subnormal range,
+/// where the norm and tau lose their digits and H its orthogonality, and 1 / (|x0| + norm) may
+/// overflow) is scaled up by powers of two first, and beta scaled back.
 template <class T> real_t<T> make_reflector(T* x, index_t n, index_t stride, T& beta) {
   using R = real_t<T>;
-  const R tail = n > 1 ? norm2(x + stride, n - 1, stride) : R(0);
+  R tail = n > 1 ? norm2(x + stride, n - 1, stride) : R(0);
   beta = x[0];
   if (tail == 0) return 0;
+  const R safmin = std::numeric_limits<R>::min() / std::numeric_limits<R>::epsilon();
+  int scalings = 0;
+  while (std::hypot(std::abs(x[0]), tail) < safmin && scalings < 20) {
+    for (index_t i = 0; i < n; ++i) x[i * stride] *= R(1) / safmin;  // a power of two: exact
+    tail = norm2(x + stride, n - 1, stride);
+    ++scalings;
+  }
   const R aa = std::abs(x[0]);
   const R norm = std::hypot(aa, tail);
   const T phase = aa == 0 ? T(1) : x[0] / aa;
-  beta = -phase * norm;
+  R beta_norm = norm;
+  for (int k = 0; k < scalings; ++k) beta_norm *= safmin;
+  beta = -phase * beta_norm;
   // v = x - beta e0 = x + phase norm e0 divided by its first entry phase (|x0| + norm), which
   // cannot cancel; tau = 2 / |v|^2 then lies in [1, 2]
   const T inv = conj_of(phase) / (aa + norm);

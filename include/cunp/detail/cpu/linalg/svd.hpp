@@ -88,6 +88,9 @@ void bidiagonalize(T* b, index_t m, index_t n, T* d, T* f, R* tau_l, R* tau_r) {
 template <class T, class R> bool bidiagonal_qr(R* s, R* e, index_t n, T* ut, index_t ulen, T* vt) {
   const R eps = std::numeric_limits<R>::epsilon();
   const R tiny = std::numeric_limits<R>::min() / eps;
+  // A NaN is never negligible and the deflating cases below take no budget: it would spin.
+  for (index_t i = 0; i < n; ++i)
+    if (!std::isfinite(s[i]) || !std::isfinite(e[i])) return false;
   rotation_log<T, R> lu(ut, n, ulen), lv(vt, n, n);
   std::vector<char> negated(static_cast<std::size_t>(n), 0);
   index_t budget = 6 * n * n;
