@@ -201,7 +201,7 @@ void solve_run(cuda_backend, const ndarray<T>& x, const ndarray<T>& a, const nda
 template <class T> void inv_run(cuda_backend be, const ndarray<T>& x, const ndarray<T>& a) {
   const index_t n = x.shape().back(), count = x.size() / (n * n);
   if (!cuda::takes_batched_lu(n, count))
-    return solve_run(be, x, a, broadcast_to(eye<T>(n, none, 0, x.device()), x.shape()));
+    return inv_run<cuda_backend, T>(be, x, a);  // linalg.hpp's: the solve against the identity
   const ndarray<T> lu = a.copy();
   const auto f = cuda::lu_factor(lu, count, n);
   const int dev = x.device().index();
