@@ -8,11 +8,11 @@
 // kernel too. A rule without rejection maps draws to elements by position (64-bit draws one to one; 32-bit
 // draws the buffered half first, then both halves of each 64-bit draw; narrower draws the pieces
 // of each 32-bit one), one kernel. Lemire's bounded integers refuse a few draws, each refusal a
-// function of that draw alone: a first pass counts the accepted draws of each tile of 64-bit
-// draws, CUB scans the counts, and a second pass writes the accepted values at their ranks (a
-// tile without a refusal knows them from its places, others rank by block scans); the
-// host then reads how many draws the call consumed (its one wait, which allow_synchronize(false)
-// refuses), to leave the generator where NumPy's is. A round that accepted too few (its size is
+// function of that draw alone: one pass over tiles of 64-bit draws counts each tile's accepted
+// candidates, chains the counts by a decoupled look-back, and writes the accepted values at
+// their ranks (a tile without a refusal knows them from its places, others rank by block
+// scans); the host then reads how many draws the call consumed (its one wait, which
+// allow_synchronize(false) refuses), to leave the generator where NumPy's is. A round that accepted too few (its size is
 // a generous estimate, six standard deviations over the expected refusals) is followed by
 // another from where it stopped, after one more wait.
 #pragma once
@@ -21,11 +21,11 @@
 #include <cstdint>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
-#include <cub/device/device_scan.cuh>
 
 #include "cunp/detail/cuda/core/launch.cuh"
 #include "cunp/detail/cuda/core/read_back.cuh"
 #include "cunp/detail/cuda/core/workspace.cuh"
+#include "cunp/detail/cuda/scan/scan_tiles.cuh"
 #include "cunp/detail/random/draws.hpp"
 #include "cunp/random.hpp"
 
@@ -34,7 +34,9 @@ namespace cunp::detail {
 namespace cuda {
 
 inline constexpr int random_threads = 256;
-inline constexpr int random_items = 64;  // 64-bit draws a thread owns in a tile
+// 64-bit draws a thread owns in a tile of a fill with rejection, held in registers from the
+// tile's count to its stores (fill_accepted_kernel).
+inline constexpr int random_items = 16;
 inline constexpr std::int64_t random_tile = std::int64_t(random_threads) * random_items;
 
 /// Blocks of a fill over `items` (draws or pairs): one resident wave (8 blocks of 256 threads an
@@ -52,7 +54,6 @@ template <class Draws> struct draw_origin {
   stride_type stride;
   int lead;
   std::uint32_t lead_bits;
-  stride_type tiles = {};  // the grid's step over tiles (the two-pass fills)
 };
 
 /// Piece j of the 32-bit draw u, as a draw of Width bits.
@@ -155,25 +156,17 @@ CUNP_KERNEL void fixed_fill_kernel(T* out, std::int64_t n, std::int64_t draws,
   }
 }
 
-/// A block's walk over the tiles blockIdx.x, blockIdx.x + gridDim.x, ... of the draws from
-/// draw `from`: the cursor of each tile's first draw (found once, by thread 0, for the block's
-/// first tile, then moved by the grid's stride o.tiles a tile), and this thread's place in a
-/// tile (its draws are the tile's threadIdx.x + i * random_threads) as one stride found once.
-template <class Draws> struct tile_walk {
-  using cursor = typename Draws::cursor;
-  cursor base;
-  typename Draws::stride_type to_thread;
-  __device__ tile_walk(const draw_origin<Draws>& o, std::int64_t from, cursor* shared) {
-    if (threadIdx.x == 0)
-      *shared = o.draws.at(from + std::int64_t(blockIdx.x) * random_tile);
-    to_thread = o.draws.stride(threadIdx.x);
-    __syncthreads();
-    base = *shared;
-  }
-  /// The cursor of this thread's first draw in the current tile.
-  __device__ cursor start() const { return Draws::next(base, to_thread); }
-  __device__ void next_tile(const draw_origin<Draws>& o) { base = Draws::next(base, o.tiles); }
+/// Jumps of 2^i tiles of draws, so that a block moves its cursor from one tile it took to the
+/// next in a few multiply-adds (a jump from the call's start, O(log) of them, every tile would
+/// hold the block's other threads).
+template <class Draws> struct tile_jumps {
+  typename Draws::stride_type pow2[52];  // 2^51 tiles of 2^12 draws: every int64 draw index
 };
+template <class Draws> tile_jumps<Draws> make_tile_jumps(const Draws& d) {
+  tile_jumps<Draws> j;
+  for (int i = 0; i < 52; ++i) j.pow2[i] = d.stride(std::uint64_t(random_tile) << i);
+  return j;
+}
 
 /// The accepted candidates of the 64-bit draw x, in order, through f(k, value) (k: the
 /// candidate's place among the draw's 2 * pieces, or 0 for 64-bit draws); returns their count.
@@ -196,56 +189,82 @@ __device__ __forceinline__ int accepted(std::uint64_t x, const Rule& rule, F&& f
   return count;
 }
 
-/// Pass 1: the accepted candidates of each tile of `draws` 64-bit draws (from draw `from`).
-template <class Draws, class Rule>
-CUNP_KERNEL void __launch_bounds__(random_threads)
-    count_accepted_kernel(std::int64_t* counts, std::int64_t from, std::int64_t draws,
-                          std::int64_t tiles, draw_origin<Draws> o, Rule rule) {
-  const Draws d = o.draws;
-  const auto stride = o.stride;
-  using reduce = cub::BlockReduce<std::int64_t, random_threads>;
-  __shared__ typename reduce::TempStorage temp;
-  __shared__ typename Draws::cursor shared;
-  tile_walk<Draws> w(o, from, &shared);
-  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x, w.next_tile(o)) {
-    const std::int64_t first = from + tile * random_tile;
-    auto s = w.start();
-    std::int64_t mine = 0;
-    for (int i = 0; i < random_items; ++i) {
-      const std::int64_t p = first + i * random_threads + threadIdx.x;
-      if (p < from + draws) mine += accepted(d.value(s), rule, [](int, auto) {});
-      s = Draws::next(s, stride);
-    }
-    const std::int64_t total = reduce(temp).Sum(mine);
-    if (threadIdx.x == 0) counts[tile] = total;
-    __syncthreads();  // temp is reused by the next tile
-  }
-}
-
-/// Pass 2: each accepted value at out[rank] for the ranks below n (ends: the inclusive scan of
-/// pass 1's counts, offset by `done`, the values written before this round). The thread that
-/// writes rank n - 1 records the 64-bit draw it came from and the candidate's place in it.
+/// One pass over the tiles of `draws` 64-bit draws from draw `from` (cursor `start`): a block
+/// takes tiles in order from the chain's counter, counts each tile's accepted candidates with
+/// the tile's draws held in registers, finds the accepted candidates of the tiles before it by a
+/// decoupled look-back (scan_tiles.cuh), and writes each accepted value at out[rank] for the
+/// ranks below n (rank: the accepted candidates before it in this round, plus `done`, the values
+/// written before this round). The thread that writes rank n - 1 records the 64-bit draw it came
+/// from and the candidate's place in it; the last tile records the round's count in last[2].
+/// Three blocks an SM: 80 registers for int64 (118 at two blocks an SM ran 15% slower).
 template <class T, class Draws, class Rule>
-CUNP_KERNEL void __launch_bounds__(random_threads)
-    write_accepted_kernel(T* out, std::int64_t n, std::int64_t done, const std::int64_t* ends,
-                          std::int64_t from, std::int64_t draws, std::int64_t tiles,
-                          draw_origin<Draws> o, Rule rule, std::int64_t* last) {
+CUNP_KERNEL void __launch_bounds__(random_threads, 3)
+    fill_accepted_kernel(T* out, std::int64_t n, std::int64_t done, std::int64_t from,
+                         std::int64_t draws, std::int64_t tiles, typename Draws::cursor start,
+                         draw_origin<Draws> o, tile_jumps<Draws> jumps, Rule rule,
+                         chain_status<std::int64_t> chain, std::int64_t* last) {
   const Draws d = o.draws;
   const auto stride = o.stride;
+  using reduce = cub::BlockReduce<int, random_threads>;
   using scan = cub::BlockScan<std::int64_t, random_threads>;
-  __shared__ typename scan::TempStorage temp;
-  __shared__ typename Draws::cursor shared;
+  __shared__ union {
+    typename reduce::TempStorage reduce;
+    typename scan::TempStorage scan;
+  } temp;
+  __shared__ typename Draws::cursor base_s;
+  __shared__ std::int64_t tile_s, before_s;
+  __shared__ int total_s;
   constexpr int cands = Rule::width == 64 ? 1 : 2 * pieces_per_u32(Rule::width);
-  tile_walk<Draws> w(o, from, &shared);
-  for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x, w.next_tile(o)) {
-    const std::int64_t first = from + tile * random_tile;
-    auto s = w.start();
-    const std::int64_t before_tile = tile == 0 ? 0 : ends[tile - 1];
-    std::int64_t rank = done + before_tile;
-    if (rank >= n) continue;  // every later tile too; the block's tiles are in order
+  const auto to_thread = d.stride(threadIdx.x);
+  auto base = start;  // thread 0's: the cursor of tile `at`'s first draw
+  std::int64_t at = 0;
+  while (true) {
+    if (threadIdx.x == 0) {
+      const auto tile = static_cast<std::int64_t>(atomicAdd(chain.counter, 1ull));
+      if (tile < tiles) {
+        for (std::int64_t k = tile - at, b = 0; k != 0; k >>= 1, ++b)
+          if (k & 1) base = Draws::next(base, jumps.pow2[b]);
+        at = tile;
+      }
+      tile_s = tile;
+      base_s = base;
+    }
+    __syncthreads();
+    const std::int64_t tile = tile_s, first = from + tile * random_tile;
+    if (tile >= tiles) return;
+    auto s = Draws::next(base_s, to_thread);
+    std::uint64_t x[random_items];
+    int mine = 0;
+#pragma unroll
+    for (int i = 0; i < random_items; ++i) {
+      x[i] = d.value(s);
+      s = Draws::next(s, stride);
+      if (first + i * random_threads + threadIdx.x < from + draws)
+        mine += accepted(x[i], rule, [](int, auto) {});
+    }
+    const int total = reduce(temp.reduce).Sum(mine);  // thread 0's
+    if (threadIdx.x < 32) {
+      std::int64_t before = 0;
+      if (tile == 0) {
+        if (threadIdx.x == 0) publish(chain, tile, std::int64_t(total), link_prefix);
+      } else {
+        if (threadIdx.x == 0) publish(chain, tile, std::int64_t(total), link_aggregate);
+        before = warp_look_back(chain, tile, ::cuda::std::plus<std::int64_t>{});
+        if (threadIdx.x == 0) publish(chain, tile, before + total, link_prefix);
+      }
+      if (threadIdx.x == 0) {
+        before_s = before;
+        total_s = total;
+        if (tile == tiles - 1) last[2] = before + total;
+      }
+    }
+    __syncthreads();
+    std::int64_t rank = done + before_s;
     const std::int64_t left = from + draws - first;  // (std::min would bind the host constant)
     const std::int64_t tile_draws = left < random_tile ? left : random_tile;
-    if (ends[tile] - before_tile == tile_draws * cands) {
+    if (rank >= n) {
+      // nothing to write (every later tile neither)
+    } else if (total_s == tile_draws * cands) {
       // No candidate of the tile refused (the common case: refusals are rare unless the range
       // is just over a power of two): each one's rank follows from its place, no scan.
       constexpr int bytes = bytes_per_draw<T, Rule>;
@@ -255,15 +274,14 @@ CUNP_KERNEL void __launch_bounds__(random_threads)
       const bool shifted =
           cands == 2 &&
           (reinterpret_cast<std::uintptr_t>(out) + std::uintptr_t(rank - 1) * sizeof(T)) % bytes == 0;
+#pragma unroll
       for (int i = 0; i < random_items; ++i) {
         const std::int64_t p = first + i * random_threads + threadIdx.x;
-        const std::uint64_t x = d.value(s);
-        s = Draws::next(s, stride);
         const std::int64_t r0 = rank + (p - first) * cands;
         if constexpr (cands == 2) {
           if (shifted && __all_sync(0xFFFFFFFFu, p < from + draws && r0 + cands <= n)) {
             alignas(16) T v[2], w[2];
-            candidate_values(x, rule, v);
+            candidate_values(x[i], rule, v);
             const int lane = threadIdx.x % 32;
             w[0] = __shfl_up_sync(0xFFFFFFFFu, v[1], 1);
             w[1] = v[0];
@@ -281,39 +299,39 @@ CUNP_KERNEL void __launch_bounds__(random_threads)
           // The draw's candidates in one store (a lane's 8-byte stores 16 bytes apart left
           // half of each store's sectors to another).
           alignas(16) T v[cands];
-          candidate_values(x, rule, v);
+          candidate_values(x[i], rule, v);
           store_chunk<bytes>(out + r0, v);
           if (r0 + cands == n) last[0] = p, last[1] = cands - 1;
           continue;
         }
-        accepted(x, rule, [&](int k, auto d) {
+        accepted(x[i], rule, [&](int k, auto c) {
           const std::int64_t r = r0 + k;
-          if (r < n) out[r] = rule.value(d);
+          if (r < n) out[r] = rule.value(c);
           if (r == n - 1) last[0] = p, last[1] = k;
         });
       }
-      continue;
-    }
-    for (int i = 0; i < random_items; ++i) {
-      const std::int64_t p = first + i * random_threads + threadIdx.x;
-      const std::uint64_t x = d.value(s);
-      s = Draws::next(s, stride);
-      const int mine = p < from + draws ? accepted(x, rule, [](int, auto) {}) : 0;
-      std::int64_t before = 0, round = 0;
-      scan(temp).ExclusiveSum(std::int64_t(mine), before, round);
-      __syncthreads();  // temp is reused by the next item's scan
-      if (mine == 0 || rank >= n) {
+    } else {
+#pragma unroll
+      for (int i = 0; i < random_items; ++i) {
+        const std::int64_t p = first + i * random_threads + threadIdx.x;
+        const int mine_i = p < from + draws ? accepted(x[i], rule, [](int, auto) {}) : 0;
+        std::int64_t before = 0, round = 0;
+        scan(temp.scan).ExclusiveSum(std::int64_t(mine_i), before, round);
+        __syncthreads();  // temp is reused by the next item's scan
+        if (mine_i == 0 || rank >= n) {
+          rank += round;
+          continue;
+        }
+        std::int64_t r = rank + before;
+        accepted(x[i], rule, [&](int k, auto c) {
+          if (r < n) out[r] = rule.value(c);
+          if (r == n - 1) last[0] = p, last[1] = k;
+          ++r;
+        });
         rank += round;
-        continue;
       }
-      std::int64_t r = rank + before;
-      accepted(x, rule, [&](int k, auto d) {
-        if (r < n) out[r] = rule.value(d);
-        if (r == n - 1) last[0] = p, last[1] = k;
-        ++r;
-      });
-      rank += round;
     }
+    __syncthreads();  // the shared values are rewritten for the next tile
   }
 }
 
@@ -405,6 +423,7 @@ void random_fill(cuda_backend, const ndarray<T>& out, Engine& s, const Rule& rul
     // a round accepted, read back together.
     std::int64_t from = 0, last[3] = {-1, -1, 0};
     const cuda::workspace marks(on.dev, sizeof(last));
+    const auto jumps = cuda::make_tile_jumps(draws_in);
     auto* last_d = static_cast<std::int64_t*>(marks.data());
     CUNP_CUDA_CHECK(cudaMemsetAsync(last_d, 0xFF, sizeof(last), on.stream));
     while (true) {
@@ -412,21 +431,13 @@ void random_fill(cuda_backend, const ndarray<T>& out, Engine& s, const Rule& rul
       const auto draws = static_cast<std::int64_t>(
           (want + 6 * std::sqrt(want * refuse) + 64) / cands + cuda::random_tile);
       const std::int64_t tiles = (draws + cuda::random_tile - 1) / cuda::random_tile;
-      const cuda::workspace counts(on.dev, std::size_t(tiles + 1) * sizeof(std::int64_t));
-      auto* c = static_cast<std::int64_t*>(counts.data());
+      cuda::chain_status<std::int64_t> chain{};
+      const auto status = cuda::make_status(out.device(), tiles, chain, on.stream);
       const unsigned grid = cuda::fill_grid(on.dev, tiles * cuda::block_threads);
-      o.tiles = draws_in.stride(std::uint64_t(grid) * cuda::random_tile);
-      cuda::count_accepted_kernel<<<grid, cuda::random_threads, 0, on.stream>>>(c, from, draws,
-                                                                              tiles, o, rule);
-      CUNP_CUDA_CHECK_LAUNCH("count_accepted_kernel");
-      cuda::cub_call(on.dev, "cub::DeviceScan::InclusiveSum", [&](void* temp, std::size_t& bytes) {
-        return cub::DeviceScan::InclusiveSum(temp, bytes, c, c, tiles, on.stream);
-      });
-      cuda::write_accepted_kernel<<<grid, cuda::random_threads, 0, on.stream>>>(
-          out.data(), n, done, c, from, draws, tiles, o, rule, last_d);
-      CUNP_CUDA_CHECK_LAUNCH("write_accepted_kernel");
-      CUNP_CUDA_CHECK(cudaMemcpyAsync(last_d + 2, c + tiles - 1, sizeof(std::int64_t),
-                                      cudaMemcpyDeviceToDevice, on.stream));
+      cuda::fill_accepted_kernel<<<grid, cuda::random_threads, 0, on.stream>>>(
+          out.data(), n, done, from, draws, tiles, draws_in.at(from), o, jumps, rule, chain,
+          last_d);
+      CUNP_CUDA_CHECK_LAUNCH("fill_accepted_kernel");
       cuda::read_back(on, last, last_d, sizeof(last),
                       "Generator.integers on a GPU (it reads how many draws it used)");
       if (done + last[2] >= n) break;
