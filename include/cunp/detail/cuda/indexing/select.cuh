@@ -360,7 +360,7 @@ bool staged_gather_pass(const on_device& on, const selection<F>& sel, const Item
     // flight while it works on one.
     const std::int64_t wave =
         std::int64_t(blocks_per_sm<kernel>(on.dev, select_threads, bytes)) * sm_count(on.dev);
-    const auto grid = static_cast<unsigned>(std::clamp<std::int64_t>(tiles, 1, wave));
+    const auto grid = static_cast<unsigned>(std::min(tiles, std::max<std::int64_t>(wave, 1)));
     kernel<<<grid, select_threads, bytes, on.stream>>>(
         reinterpret_cast<const unsigned char*>(f.p), src, out, n, tiles, sel.tile_sums.data());
     CUNP_CUDA_CHECK_LAUNCH("gather_staged_tiles");
