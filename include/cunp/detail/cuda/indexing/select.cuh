@@ -460,7 +460,13 @@ selection<C> count_selected(cuda_backend, const ndarray<C>& flags, const char* w
   const bool bounded = limit < n;
   if (bounded)
     CUNP_CUDA_CHECK(cudaMemsetAsync(sums + tiles, 0xff, sizeof(std::int64_t), on.stream));
-  cuda::count_tiles<<<cuda::tile_grid(tiles), cuda::select_threads, 0, on.stream>>>(
+  // One resident wave walking the tiles rather than a block a tile (65,536 blocks for a 2^28
+  // mask), whose launches could cost more than the count's 16 bytes a thread.
+  constexpr auto count = cuda::count_tiles<C>;
+  const std::int64_t wave =
+      std::int64_t(cuda::blocks_per_sm<count>(on.dev, cuda::select_threads)) * cuda::sm_count(on.dev);
+  const auto grid = static_cast<unsigned>(std::min(tiles, std::max<std::int64_t>(wave, 1)));
+  count<<<grid, cuda::select_threads, 0, on.stream>>>(
       cuda::make_flag_reader(flags), n, tiles, bounded ? limit : n, sums,
       reinterpret_cast<unsigned long long*>(sums + tiles));
   CUNP_CUDA_CHECK_LAUNCH("count_tiles");
