@@ -504,6 +504,27 @@ TEST_CASE("selection on the GPU matches the cpu on many tiles", "[selection][gpu
   }
 }
 
+TEMPLATE_TEST_CASE("a[m] of every item size on the GPU matches the cpu", "[selection][gpu]",
+                   std::int8_t, std::int16_t, float, double, cunp::complex128) {
+  // Whole tiles and a partial last one, in one block's walk and over many blocks (the staged
+  // gather of 1- to 8-byte items, 16-byte ones element by element); an array that starts off
+  // its 16-byte alignment takes the element-by-element pass.
+  for (const index_t n : {index_t(4096), index_t(3 * 4096 + 5), index_t(2000003)}) {
+    for (const double density : {0.0, 0.3, 1.0}) {
+      INFO("n " << n << ", density " << density);
+      const auto host = random_values<TestType>({n + 1}, std::uint64_t(n) + 7);
+      const auto hmask = random_mask({n + 1}, density, std::uint64_t(n) + 8);
+      for (const index_t start : {index_t(0), index_t(1)}) {
+        INFO("start " << start);
+        same_on_every_backend([&](cunp::device dev) {
+          return cunp::mask(cunp::view(host.to(dev), slice(start, start + n)),
+                            cunp::view(hmask.to(dev), slice(0, n)));
+        });
+      }
+    }
+  }
+}
+
 TEST_CASE("selection of rows, positions of nd arrays and the other functions on the GPU",
           "[selection][gpu]") {
   const auto host = random_values<double>({2001, 3, 5}, 11);

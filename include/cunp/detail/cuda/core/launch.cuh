@@ -44,14 +44,16 @@ bool shared_memory_opt_in(int d, std::size_t bytes, int min_arch = 0) {
   });
 }
 
-/// How many blocks of `threads` threads of Kernel (no dynamic shared memory) fit on one SM of
-/// device d (the current one), asked once per device.
+/// How many blocks of `threads` threads of Kernel (with `dynamic_bytes` of dynamic shared
+/// memory, the same on every call) fit on one SM of device d (the current one), asked once per
+/// device.
 template <auto Kernel>
-int blocks_per_sm(int d, int threads) {
+int blocks_per_sm(int d, int threads, std::size_t dynamic_bytes = 0) {
   static per_device<int> counts;
   return counts.get(d, [&](int) {
     int n = 0;
-    CUNP_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, Kernel, threads, 0));
+    CUNP_CUDA_CHECK(
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(&n, Kernel, threads, dynamic_bytes));
     return n;
   });
 }

@@ -6,13 +6,17 @@
 // the one wait (read_back). The second pass ranks each tile's positions with a block scan
 // and then walks them striped, so that a warp reads neighbouring elements and writes
 // neighbouring results. A selection of rows (a mask of leading axes) writes the rows' element
-// offsets in that pass and copies the rows with a third kernel.
+// offsets in that pass and copies the rows with a third kernel. a[m] of a contiguous array by
+// contiguous bools stages each tile's elements and flags in shared memory by asynchronous
+// copies issued a tile ahead (gather_staged_tiles), so its loads are in flight while the tile
+// before is ranked and stored.
 #pragma once
 #include <algorithm>
 #include <cstdint>
 #include <cub/block/block_reduce.cuh>
 #include <cub/block/block_scan.cuh>
 #include <cub/device/device_scan.cuh>
+#include <cuda_pipeline_primitives.h>
 #include <limits>
 
 #include "cunp/detail/cuda/core/launch.cuh"
@@ -70,16 +74,20 @@ __device__ __forceinline__ unsigned nonzero_bytes(unsigned w) {
   return (ne >> 7 & 1u) | (ne >> 14 & 2u) | (ne >> 21 & 4u) | (ne >> 28 & 8u);
 }
 
+/// Bits of the 16 flags of a uint4 (positions 0-15 of a thread's run).
+__device__ __forceinline__ unsigned nonzero_bits(const uint4& w) {
+  return nonzero_bytes(w.x) | nonzero_bytes(w.y) << 4 | nonzero_bytes(w.z) << 8 |
+         nonzero_bytes(w.w) << 12;
+}
+
 /// The flags of positions [first, first + select_items) as bits (positions from n on are false).
 template <class C>
 __device__ __forceinline__ unsigned thread_flags(const flag_reader<C>& f, std::int64_t first,
                                                  std::int64_t n) {
   if constexpr (std::is_same_v<C, bool>) {
     if (f.vectors && first + select_items <= n) {
-      const uint4 w =
-          *reinterpret_cast<const uint4*>(reinterpret_cast<const unsigned char*>(f.p) + first);
-      return nonzero_bytes(w.x) | nonzero_bytes(w.y) << 4 | nonzero_bytes(w.z) << 8 |
-             nonzero_bytes(w.w) << 12;
+      return nonzero_bits(
+          *reinterpret_cast<const uint4*>(reinterpret_cast<const unsigned char*>(f.p) + first));
     }
   }
   unsigned bits = 0;
@@ -187,6 +195,81 @@ CUNP_KERNEL void __launch_bounds__(select_threads)
   }
 }
 
+/// Bytes of shared memory that gather_staged_tiles<Item> takes: two stages, each a tile's
+/// elements and its flags.
+template <class Item>
+inline constexpr std::size_t staged_bytes = 2 * std::size_t(select_tile) * (sizeof(Item) + 1);
+
+/// The second pass of a[m] where a's elements and m's bools are contiguous and 16-byte aligned:
+/// each tile's elements and flags come into shared memory by 16-byte asynchronous copies issued
+/// while the tile before is ranked and stored (two stages), so that a block keeps a whole tile
+/// of loads in flight without holding them in registers; the scatter_tiles pass, which loads a
+/// thread's elements in groups of 4 after the tile's scan, keeps too few bytes in flight to
+/// reach the copy bandwidth. The tiles' elements are then stored striped, a warp's selected
+/// elements of 32 neighbouring positions to neighbouring ranks.
+template <class Item>
+CUNP_KERNEL void __launch_bounds__(select_threads)
+    gather_staged_tiles(const unsigned char* flags, const Item* src, Item* out, std::int64_t n,
+                        std::int64_t tiles, const std::int64_t* sums) {
+  static_assert(select_tile / 16 == select_threads, "a thread copies 16 flags of a tile");
+  constexpr int value_bytes = int(select_tile * sizeof(Item));
+  constexpr int stage_bytes = value_bytes + int(select_tile);
+  using scan_t = cub::BlockScan<int, select_threads, cub::BLOCK_SCAN_WARP_SCANS>;
+  __shared__ typename scan_t::TempStorage temp;
+  __shared__ unsigned short bits_s[select_threads];
+  __shared__ int rank_s[select_threads];
+  extern __shared__ uint4 stages[];
+  auto* stage0 = reinterpret_cast<unsigned char*>(stages);
+  const int t = threadIdx.x;
+  // Tile `tile` into stage st: whole tiles by asynchronous copies, the last, partial one
+  // element by element (its positions from n on unselected); one commit either way.
+  const auto load = [&](std::int64_t tile, int st) {
+    unsigned char* vals = stage0 + st * stage_bytes;
+    unsigned char* marks = vals + value_bytes;
+    const std::int64_t first = tile * select_tile;
+    if (first + select_tile <= n) {
+      const auto* from = reinterpret_cast<const unsigned char*>(src + first);
+#pragma unroll
+      for (int c = t; c < value_bytes / 16; c += select_threads)
+        __pipeline_memcpy_async(vals + 16 * c, from + 16 * c, 16);
+      __pipeline_memcpy_async(marks + 16 * t, flags + first + 16 * t, 16);
+    } else {
+      auto* v = reinterpret_cast<Item*>(vals);
+      for (int j = t; j < select_tile; j += select_threads) {
+        const bool in = first + j < n;
+        v[j] = in ? src[first + j] : Item{};
+        marks[j] = in ? flags[first + j] : 0;
+      }
+    }
+    __pipeline_commit();
+  };
+  std::int64_t tile = blockIdx.x;
+  if (tile >= tiles) return;
+  load(tile, 0);
+  for (int st = 0; tile < tiles; tile += gridDim.x, st ^= 1) {
+    if (tile + gridDim.x < tiles) load(tile + gridDim.x, st ^ 1);
+    else __pipeline_commit();  // an empty group: the wait below is for this tile's either way
+    __pipeline_wait_prior(1);
+    __syncthreads();  // every thread's copies of the tile have landed
+    const unsigned char* vals = stage0 + st * stage_bytes;
+    const unsigned bits = nonzero_bits(*reinterpret_cast<const uint4*>(vals + value_bytes + 16 * t));
+    int rank = 0;
+    scan_t(temp).ExclusiveSum(__popc(bits), rank);
+    bits_s[t] = static_cast<unsigned short>(bits);
+    rank_s[t] = rank;
+    __syncthreads();
+    const std::int64_t out0 = tile > 0 ? sums[tile - 1] : 0;
+    const auto* v = reinterpret_cast<const Item*>(vals);
+#pragma unroll
+    for (int k = 0; k < select_items; ++k) {
+      const int j = k * select_threads + t, owner = j / select_items, bit = j % select_items;
+      const unsigned b = bits_s[owner];
+      if (b >> bit & 1u) out[out0 + rank_s[owner] + __popc(b & ((1u << bit) - 1u))] = v[j];
+    }
+    __syncthreads();  // the stage and the ranks are rewritten for the next tile
+  }
+}
+
 /// out[r * stride] = src[position i]: a[m] element by element.
 template <class Item>
 struct gather_items {
@@ -253,6 +336,35 @@ CUNP_KERNEL void copy_rows(const Item* src, Item* dst, const std::int64_t* rows,
       dst[r * stride + offs[0]] = src[rows[r] + offs[1]];
     else
       dst[rows[r] + offs[0]] = src[r * stride + offs[1]];
+  }
+}
+
+/// a[m] by gather_staged_tiles where it applies (a's elements at their positions, contiguous
+/// and 16-byte aligned; m's bools read as vectors; items of at most 8 bytes, written
+/// contiguously); whether it ran.
+template <class F, class Item>
+bool staged_gather_pass(const on_device& on, const selection<F>& sel, const Item* src, Item* out,
+                        std::int64_t out_stride, const position_map& at) {
+  if constexpr (!std::is_same_v<F, bool> || sizeof(Item) > 8) {
+    return false;
+  } else {
+    const flag_reader<F> f = make_flag_reader(sel.flags);
+    if (!f.vectors || out_stride != 1 || at.l.shape.ndim != 1 || at.l.strides[0][0] != 1 ||
+        !vec_aligned<std::uint32_t, 4>(src))
+      return false;
+    constexpr auto kernel = gather_staged_tiles<Item>;
+    constexpr std::size_t bytes = staged_bytes<Item>;
+    if (!shared_memory_opt_in<kernel>(on.dev, bytes)) return false;
+    const std::int64_t n = sel.flags.size(), tiles = (n + select_tile - 1) / select_tile;
+    // One resident wave, each block walking its tiles, so that every block's next tile is in
+    // flight while it works on one.
+    const std::int64_t wave =
+        std::int64_t(blocks_per_sm<kernel>(on.dev, select_threads, bytes)) * sm_count(on.dev);
+    const auto grid = static_cast<unsigned>(std::min(tiles, std::max<std::int64_t>(wave, 1)));
+    kernel<<<grid, select_threads, bytes, on.stream>>>(
+        reinterpret_cast<const unsigned char*>(f.p), src, out, n, tiles, sel.tile_sums.data());
+    CUNP_CUDA_CHECK_LAUNCH("gather_staged_tiles");
+    return true;
   }
 }
 
@@ -348,7 +460,13 @@ selection<C> count_selected(cuda_backend, const ndarray<C>& flags, const char* w
   const bool bounded = limit < n;
   if (bounded)
     CUNP_CUDA_CHECK(cudaMemsetAsync(sums + tiles, 0xff, sizeof(std::int64_t), on.stream));
-  cuda::count_tiles<<<cuda::tile_grid(tiles), cuda::select_threads, 0, on.stream>>>(
+  // One resident wave walking the tiles rather than a block a tile (65,536 blocks for a 2^28
+  // mask), whose launches could cost more than the count's 16 bytes a thread.
+  constexpr auto count = cuda::count_tiles<C>;
+  const std::int64_t wave =
+      std::int64_t(cuda::blocks_per_sm<count>(on.dev, cuda::select_threads)) * cuda::sm_count(on.dev);
+  const auto grid = static_cast<unsigned>(std::min(tiles, std::max<std::int64_t>(wave, 1)));
+  count<<<grid, cuda::select_threads, 0, on.stream>>>(
       cuda::make_flag_reader(flags), n, tiles, bounded ? limit : n, sums,
       reinterpret_cast<unsigned long long*>(sums + tiles));
   CUNP_CUDA_CHECK_LAUNCH("count_tiles");
@@ -386,8 +504,10 @@ void gather_selected(cuda_backend, const selection<F>& sel, const ndarray<T>& sr
   const cuda::split_axes<T, T> ax(src, k, out);
   const auto* s = reinterpret_cast<const Item*>(src.data());
   auto* o = reinterpret_cast<Item*>(out.data());
-  if (ax.inner_size == 1)
+  if (ax.inner_size == 1) {
+    if (cuda::staged_gather_pass(on, sel, s, o, out.strides()[0], ax.lead)) return;
     return cuda::scatter_pass(on, sel, cuda::gather_items<Item>{s, o, out.strides()[0], ax.lead});
+  }
   const ndarray<std::int64_t> rows({sel.count}, src.device());
   cuda::scatter_pass(on, sel, cuda::row_offsets{ax.lead, rows.data()});
   cuda::copy_rows_pass<Item, true>(on, s, o, rows.data(), out.strides()[0], sel.count, ax.inner);
