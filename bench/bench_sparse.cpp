@@ -8,8 +8,8 @@
 // possible), value k in [-1, 1) from 24 bits of a second stream, so both sides time one matrix.
 //
 // - csr_to_csc/<impl>/float32/4194304: CSR -> CSC of a 4M x 4M matrix with 16 entries a row
-//   (64M entries). impl cunp: A.tocsc() (cusparseCsr2cscEx2 for 32-bit indices, its outputs
-//   fresh from the pool each call); raw: cusparseCsr2cscEx2 alone, its handle, work buffer and
+//   (64M entries). impl cunp: A.tocsc() (for float32 with 32-bit indices one radix sort of the
+//   entries packed with their rows, its outputs fresh from the pool each call); raw: cusparseCsr2cscEx2 alone, its handle, work buffer and
 //   outputs made outside the timing; cunp_sort: cunp's other transposition (a stable CUB radix
 //   sort of the entries by column, the 64-bit indices' path) on the same matrix, for the choice
 //   between the two. The target: cunp <= 0.5 x CuPy's time (CuPy 5.85 ms on the H200).

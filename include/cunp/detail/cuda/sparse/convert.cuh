@@ -1,8 +1,10 @@
 // cunp/detail/cuda/sparse/convert.cuh: the CUDA backend of the sparse conversions (the cpu's
 // detail/cpu/sparse/convert.hpp is the reference, and the order of entries and of additions is
 // the same, so both give the same arrays):
-// - CSR <-> CSC: cuSPARSE's csr2csc (cusparseCsr2cscEx2, 32-bit indices only), or a stable CUB
-//   radix sort of the entries by minor index (64-bit indices);
+// - CSR <-> CSC: 4-byte values with 32-bit indices by one stable CUB radix sort of the entries
+//   by minor index, each entry's value and major index packed into the 8 bytes the sort moves;
+//   other 32-bit indices by cuSPARSE's csr2csc (cusparseCsr2cscEx2); 64-bit indices by the
+//   sort of the entries' positions, then gathers;
 // - coordinates -> compressed: the stable (major, minor) order of entry_order.cuh, then either a
 //   gather (sorted, duplicates kept) or one thread per run of equal coordinates adding the run
 //   in order (duplicates summed; the number of runs is read back: one wait);
@@ -127,6 +129,58 @@ CUNP_KERNEL void fill_nonzero_kernel(const M* a, index_t majors, index_t minors,
   }
 }
 
+/// packed[j] = the bits of data[j] << 32 | i for every entry j of line i (a warp per line): an
+/// entry's value and major index as one 8-byte item that a sort moves whole.
+template <class I>
+CUNP_KERNEL void pack_entries_kernel(const I* indptr, const std::uint32_t* data,
+                                     std::uint64_t* packed, index_t majors) {
+  const int lane = threadIdx.x % warp_lanes;
+  const index_t warps = thread_count() / warp_lanes;
+  for (index_t i = thread_id() / warp_lanes; i < majors; i += warps)
+    for (index_t j = indptr[i] + lane; j < indptr[i + 1]; j += warp_lanes)
+      packed[j] = std::uint64_t(data[j]) << 32 | static_cast<std::uint32_t>(i);
+}
+
+/// The halves of packed entries: the major index to ix, the value's bits to data.
+template <class I>
+CUNP_KERNEL void unpack_entries_kernel(const std::uint64_t* packed, I* ix, std::uint32_t* data,
+                                       index_t n) {
+  for (index_t k = thread_id(); k < n; k += thread_count()) {
+    const std::uint64_t p = packed[k];
+    ix[k] = static_cast<I>(static_cast<std::uint32_t>(p));
+    data[k] = static_cast<std::uint32_t>(p >> 32);
+  }
+}
+
+/// CSR -> CSC of 4-byte values with 32-bit indices: one stable radix sort of (minor index;
+/// value and major index packed), so that each pass moves an entry whole and no gather by the
+/// sorted order follows (transpose_by_sort's gathers read a 32-byte sector for each 4-byte
+/// item, and cuSPARSE's csr2csc ran at the same speed as that). The columns' entries come out
+/// in row order, as csr2csc's.
+template <class T, class I>
+void transpose_by_packed_sort(index_t majors, index_t minors, const ndarray<I>& indptr,
+                              const ndarray<I>& indices, const ndarray<T>& data,
+                              const ndarray<I>& out_indptr, const ndarray<I>& out_indices,
+                              const ndarray<T>& out_data) {
+  static_assert(sizeof(T) == 4 && sizeof(I) == 4, "an entry packs into 8 bytes");
+  const device d = data.device();
+  const index_t n = data.size();
+  const int dev = d.index();
+  const cudaStream_t st = current_stream(dev);
+  const ndarray<std::uint64_t> packed({2, n}, d);  // the entries, then the sorted entries
+  const ndarray<std::uint32_t> keys({n}, d);       // the sorted minor indices
+  launch_over(dev, st, majors * warp_lanes, &pack_entries_kernel<I>, "pack_entries_kernel",
+              indptr.data(), reinterpret_cast<const std::uint32_t*>(data.data()), packed.data(),
+              majors);
+  // Indices are in [0, minors): as unsigned keys they sort in the same order.
+  radix_sort<std::uint32_t, std::uint64_t>(
+      dev, st, reinterpret_cast<const std::uint32_t*>(indices.data()), keys.data(), packed.data(),
+      packed.data() + n, n, index_bits(minors));
+  launch_over(dev, st, n, &unpack_entries_kernel<I>, "unpack_entries_kernel", packed.data() + n,
+              out_indices.data(), reinterpret_cast<std::uint32_t*>(out_data.data()), n);
+  indptr_of_sorted<std::uint32_t, I>(keys.data(), n, out_indptr);
+}
+
 /// CSR -> CSC by a stable radix sort of the entries by minor index: the columns' entries in
 /// row order, as csr2csc. Any index type; the 64-bit indices' path, and the sort that the
 /// benchmarks time beside cuSPARSE's.
@@ -155,8 +209,9 @@ void transpose_by_sort(index_t majors, index_t minors, const ndarray<I>& indptr,
 
 namespace cunp::detail {
 
-/// The GPU's CSR <-> CSC (the cpu's sparse_transpose): cusparseCsr2cscEx2 for 32-bit indices
-/// (its algorithm 1, deterministic), the stable radix sort for 64-bit ones and overfull arrays.
+/// The GPU's CSR <-> CSC (the cpu's sparse_transpose): the packed sort for 4-byte values with
+/// 32-bit indices, cusparseCsr2cscEx2 (its algorithm 1, deterministic) for other values with
+/// 32-bit indices, the stable radix sort of positions for 64-bit ones and overfull arrays.
 template <class T, class I>
 void sparse_transpose(cuda_backend, index_t majors, index_t minors, const ndarray<I>& indptr,
                       const ndarray<I>& indices, const ndarray<T>& data,
@@ -166,6 +221,11 @@ void sparse_transpose(cuda_backend, index_t majors, index_t minors, const ndarra
   const index_t nnz = data.size();
   if (nnz == 0) {
     CUNP_CUDA_CHECK(cudaMemsetAsync(out_indptr.data(), 0, out_indptr.nbytes(), on.stream));
+    return;
+  }
+  if constexpr (sizeof(I) == 4 && sizeof(T) == 4) {
+    cuda::transpose_by_packed_sort(majors, minors, indptr, indices, data, out_indptr, out_indices,
+                                   out_data);
     return;
   }
   // csr2csc takes 32-bit indices, and is not given more entries than places (duplicates can
