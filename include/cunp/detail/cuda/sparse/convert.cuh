@@ -129,16 +129,49 @@ CUNP_KERNEL void fill_nonzero_kernel(const M* a, index_t majors, index_t minors,
   }
 }
 
-/// packed[j] = the bits of data[j] << 32 | i for every entry j of line i (a warp per line): an
-/// entry's value and major index as one 8-byte item that a sort moves whole.
+/// Entries a lane of pack_entries_kernel loads before it stores (memory-level parallelism).
+inline constexpr int pack_unroll = 4;
+
+/// packed[j] = the bits of data[j] << 32 | i for every entry j of line i: an entry's value and
+/// major index as one 8-byte item that a sort moves whole. A warp takes 32 lines (a lane holds
+/// one's start) and walks their entries 32 at a time, so that loads and stores are whole
+/// segments however short the lines; an entry's line is the last of the 32 that starts at or
+/// before it (a binary search over the lanes' starts by shuffles; empty lines never win it).
+/// (A warp a line left half its lanes idle on lines of 16 entries and waited for each line's
+/// bounds before its entries: bench/RESULTS.md, sparse.)
 template <class I>
 CUNP_KERNEL void pack_entries_kernel(const I* indptr, const std::uint32_t* data,
                                      std::uint64_t* packed, index_t majors) {
+  constexpr unsigned full = 0xffffffffu;
   const int lane = threadIdx.x % warp_lanes;
   const index_t warps = thread_count() / warp_lanes;
-  for (index_t i = thread_id() / warp_lanes; i < majors; i += warps)
-    for (index_t j = indptr[i] + lane; j < indptr[i + 1]; j += warp_lanes)
-      packed[j] = std::uint64_t(data[j]) << 32 | static_cast<std::uint32_t>(i);
+  for (index_t first_line = thread_id() / warp_lanes * warp_lanes; first_line < majors;
+       first_line += warps * warp_lanes) {
+    const index_t line = first_line + lane;
+    // Lanes past the last line start at the end: no entry is before them.
+    const index_t start = static_cast<index_t>(indptr[line < majors ? line : majors]);
+    const index_t begin = __shfl_sync(full, start, 0);
+    const index_t end = static_cast<index_t>(
+        indptr[first_line + warp_lanes < majors ? first_line + warp_lanes : majors]);
+    for (index_t j0 = begin; j0 < end; j0 += warp_lanes * pack_unroll) {
+      std::uint32_t v[pack_unroll];
+#pragma unroll
+      for (int u = 0; u < pack_unroll; ++u) {
+        const index_t j = j0 + u * warp_lanes + lane;
+        if (j < end) v[u] = data[j];
+      }
+#pragma unroll
+      for (int u = 0; u < pack_unroll; ++u) {
+        const index_t j = j0 + u * warp_lanes + lane;
+        int owner = 0;  // every lane searches (the shuffles need the whole warp)
+#pragma unroll
+        for (int step = warp_lanes / 2; step > 0; step /= 2)
+          if (__shfl_sync(full, start, owner + step) <= j) owner += step;
+        if (j < end)
+          packed[j] = std::uint64_t(v[u]) << 32 | static_cast<std::uint32_t>(first_line + owner);
+      }
+    }
+  }
 }
 
 /// The halves of packed entries: the major index to ix, the value's bits to data.
@@ -169,7 +202,7 @@ void transpose_by_packed_sort(index_t majors, index_t minors, const ndarray<I>& 
   const cudaStream_t st = current_stream(dev);
   const ndarray<std::uint64_t> packed({2, n}, d);  // the entries, then the sorted entries
   const ndarray<std::uint32_t> keys({n}, d);       // the sorted minor indices
-  launch_over(dev, st, majors * warp_lanes, &pack_entries_kernel<I>, "pack_entries_kernel",
+  launch_over(dev, st, majors, &pack_entries_kernel<I>, "pack_entries_kernel",
               indptr.data(), reinterpret_cast<const std::uint32_t*>(data.data()), packed.data(),
               majors);
   // Indices are in [0, minors): as unsigned keys they sort in the same order.
