@@ -146,6 +146,33 @@ CUNP_KERNEL void count_expr_tiles(Tree tree, slot_ptrs<N> ptrs, loop_layout<N> l
   }
 }
 
+/// A tile's flags as its block ranks them, in shared memory: each thread's 16 flags as bits and
+/// the rank in the tile of its first position (a block scan of the bits' counts).
+struct tile_ranks {
+  using scan_t = cub::BlockScan<int, select_threads, cub::BLOCK_SCAN_WARP_SCANS>;
+  typename scan_t::TempStorage temp;
+  unsigned short bits[select_threads];
+  int first[select_threads];
+
+  /// Publishes the calling thread's bits and the rank of its first position, then waits for
+  /// every thread's.
+  __device__ __forceinline__ void publish(unsigned b) {
+    int r = 0;
+    scan_t(temp).ExclusiveSum(__popc(b), r);
+    bits[threadIdx.x] = static_cast<unsigned short>(b);
+    first[threadIdx.x] = r;
+    __syncthreads();
+  }
+  /// Whether position j of the tile is selected, and its rank among the tile's selected ones.
+  __device__ __forceinline__ bool selected(int j) const {
+    return bits[j / select_items] >> (j % select_items) & 1u;
+  }
+  __device__ __forceinline__ int rank(int j) const {
+    const unsigned b = bits[j / select_items];
+    return first[j / select_items] + __popc(b & ((1u << (j % select_items)) - 1u));
+  }
+};
+
 /// The second pass: each selected position i gets its rank r among all selected positions, and
 /// emit.store(i, r, emit.load(i, r)) runs; sums: the inclusive sums of the tiles' counts. A
 /// thread walks its positions in groups of 4, each group's loads issued before its stores: all 16
@@ -156,19 +183,11 @@ CUNP_KERNEL void __launch_bounds__(select_threads)
     scatter_tiles(flag_reader<C> f, std::int64_t n, std::int64_t tiles, const std::int64_t* sums,
                   Emit emit) {
   constexpr int group = 4;
-  using scan_t = cub::BlockScan<int, select_threads, cub::BLOCK_SCAN_WARP_SCANS>;
-  __shared__ typename scan_t::TempStorage temp;
-  __shared__ unsigned short bits_s[select_threads];
-  __shared__ int rank_s[select_threads];
+  __shared__ tile_ranks tr;
   const int t = threadIdx.x;
   for (std::int64_t tile = blockIdx.x; tile < tiles; tile += gridDim.x) {
     const std::int64_t base = tile * select_tile;
-    const unsigned bits = thread_flags(f, base + std::int64_t(t) * select_items, n);
-    int rank = 0;
-    scan_t(temp).ExclusiveSum(__popc(bits), rank);
-    bits_s[t] = static_cast<unsigned short>(bits);
-    rank_s[t] = rank;
-    __syncthreads();
+    tr.publish(thread_flags(f, base + std::int64_t(t) * select_items, n));
     const std::int64_t out0 = tile > 0 ? sums[tile - 1] : 0;
 #pragma unroll 1
     for (int k0 = 0; k0 < select_items; k0 += group) {
@@ -176,11 +195,9 @@ CUNP_KERNEL void __launch_bounds__(select_threads)
       int ranks[group];
 #pragma unroll
       for (int k = 0; k < group; ++k) {
-        const int j = (k0 + k) * select_threads + t, owner = j / select_items;
-        const int bit = j % select_items;
-        const unsigned b = bits_s[owner];
-        ranks[k] = rank_s[owner] + __popc(b & ((1u << bit) - 1u));
-        if (b >> bit & 1u) selected |= 1u << k;
+        const int j = (k0 + k) * select_threads + t;
+        ranks[k] = tr.rank(j);
+        if (tr.selected(j)) selected |= 1u << k;
       }
       const std::int64_t at = base + std::int64_t(k0) * select_threads + t;
       typename Emit::value_type v[group];
@@ -214,10 +231,7 @@ CUNP_KERNEL void __launch_bounds__(select_threads)
   static_assert(select_tile / 16 == select_threads, "a thread copies 16 flags of a tile");
   constexpr int value_bytes = int(select_tile * sizeof(Item));
   constexpr int stage_bytes = value_bytes + int(select_tile);
-  using scan_t = cub::BlockScan<int, select_threads, cub::BLOCK_SCAN_WARP_SCANS>;
-  __shared__ typename scan_t::TempStorage temp;
-  __shared__ unsigned short bits_s[select_threads];
-  __shared__ int rank_s[select_threads];
+  __shared__ tile_ranks tr;
   extern __shared__ uint4 stages[];
   auto* stage0 = reinterpret_cast<unsigned char*>(stages);
   const int t = threadIdx.x;
@@ -252,19 +266,13 @@ CUNP_KERNEL void __launch_bounds__(select_threads)
     __pipeline_wait_prior(1);
     __syncthreads();  // every thread's copies of the tile have landed
     const unsigned char* vals = stage0 + st * stage_bytes;
-    const unsigned bits = nonzero_bits(*reinterpret_cast<const uint4*>(vals + value_bytes + 16 * t));
-    int rank = 0;
-    scan_t(temp).ExclusiveSum(__popc(bits), rank);
-    bits_s[t] = static_cast<unsigned short>(bits);
-    rank_s[t] = rank;
-    __syncthreads();
+    tr.publish(nonzero_bits(*reinterpret_cast<const uint4*>(vals + value_bytes + 16 * t)));
     const std::int64_t out0 = tile > 0 ? sums[tile - 1] : 0;
     const auto* v = reinterpret_cast<const Item*>(vals);
 #pragma unroll
     for (int k = 0; k < select_items; ++k) {
-      const int j = k * select_threads + t, owner = j / select_items, bit = j % select_items;
-      const unsigned b = bits_s[owner];
-      if (b >> bit & 1u) out[out0 + rank_s[owner] + __popc(b & ((1u << bit) - 1u))] = v[j];
+      const int j = k * select_threads + t;
+      if (tr.selected(j)) out[out0 + tr.rank(j)] = v[j];
     }
     __syncthreads();  // the stage and the ranks are rewritten for the next tile
   }
