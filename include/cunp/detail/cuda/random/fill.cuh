@@ -5,16 +5,16 @@
 // like the sequential generator; Philox: one block a draw).
 //
 // A pair rule (Box-Muller) makes elements 2k and 2k + 1 from the 64-bit draws of pair k, one
-// kernel too. A rule without rejection maps draws to elements by position (64-bit draws one to one; 32-bit
-// draws the buffered half first, then both halves of each 64-bit draw; narrower draws the pieces
-// of each 32-bit one), one kernel. Lemire's bounded integers refuse a few draws, each refusal a
-// function of that draw alone: one pass over tiles of 64-bit draws counts each tile's accepted
-// candidates, chains the counts by a decoupled look-back, and writes the accepted values at
-// their ranks (a tile without a refusal knows them from its places, others rank by block
-// scans); the host then reads how many draws the call consumed (its one wait, which
-// allow_synchronize(false) refuses), to leave the generator where NumPy's is. A round that accepted too few (its size is
-// a generous estimate, six standard deviations over the expected refusals) is followed by
-// another from where it stopped, after one more wait.
+// kernel too. A rule without rejection maps draws to elements by position (64-bit draws one to
+// one; 32-bit draws the buffered half first, then both halves of each 64-bit draw; narrower
+// draws the pieces of each 32-bit one), one kernel. Lemire's bounded integers refuse a few
+// draws, each refusal a function of that draw alone: one pass over tiles of 64-bit draws counts
+// each tile's accepted candidates, chains the counts by a decoupled look-back, and writes the
+// accepted values at their ranks (a tile without a refusal knows them from its places, others
+// rank by block scans); the host then reads how many draws the call consumed (its one wait,
+// which allow_synchronize(false) refuses), to leave the generator where NumPy's is. A round
+// that accepted too few (its size is a generous estimate, six standard deviations over the
+// expected refusals) is followed by another from where it stopped, after one more wait.
 #pragma once
 #include <algorithm>
 #include <cmath>
