@@ -427,6 +427,7 @@ TEST_CASE("GPU products equal the cpu's where cuBLAS lays them out differently",
   same_product<cunp::bfloat16>({2, 80, 100}, {100, 60}, same<cunp::bfloat16>, same<cunp::bfloat16>, 100);
   same_product<cunp::float16>({80, 100}, {2, 100, 60}, same<cunp::float16>, same<cunp::float16>, 100);
   same_product<float>({8, 33, 65}, {8, 65, 17}, same<float>, same<float>, 65);
+  same_product<double>({2, 500}, {500, 3}, same<double>, same<double>, 500);  // long k: cuBLAS
   same_product<float>({3, 1, 20, 30}, {1, 4, 30, 10}, same<float>, same<float>, 30);
   same_product<double>({30, 20}, {40, 30}, t, t, 30);
   same_product<std::complex<float>>({30, 20}, {30, 40}, t, same<std::complex<float>>, 30);
