@@ -161,12 +161,13 @@ inline std::pair<ndarray<bfloat16>, ndarray<bfloat16>> bf16_parts(const ndarray<
 /// through k a tile at a time with both operands' tiles in shared memory.
 inline constexpr int matmul_tile = 16;
 
-/// Products up to this many multiply-adds (count * m * n * k), over k up to small_matmul_max_k,
-/// take the tiled kernel whatever their type: one launch of cunp's own costs the host less than
-/// cuBLAS's call does, and the GPU about the same time at these sizes (RESULTS.md, "matmul's
-/// small products"). A longer k stays with cuBLAS, which splits it over blocks where the tiled
-/// kernel walks it in one (a few results over a long k would take one block).
-inline constexpr index_t small_matmul_max = index_t{1} << 18, small_matmul_max_k = 128;
+/// Floating products up to this many real multiply-adds (count * m * n * k, four a complex one),
+/// over k up to small_matmul_max_k, take the tiled kernel: one launch of cunp's own costs the
+/// host less than cuBLAS's call, and at these sizes the GPU less time too (RESULTS.md, "matmul's
+/// small products": float64 gains to 128^3 and loses from 192^3, float32 gains to 256^3). A
+/// longer k stays with cuBLAS, which splits it over blocks where the tiled kernel walks it in
+/// one (a few results over a long k would take one block).
+inline constexpr index_t small_matmul_max = index_t{1} << 21, small_matmul_max_k = 256;
 
 /// What the tiled kernel sums in: T's unsigned type for integers (wrap-around without signed
 /// overflow), bool as OR of ANDs, float for float16/bfloat16 and cplx for complex (as cuBLAS's
@@ -252,7 +253,8 @@ bool takes_tiled_matmul(const ndarray<T>& c, index_t k, matmul_precision precisi
     return true;
   } else {
     if (std::is_same_v<T, float> && precision != matmul_precision::highest) return false;
-    return k <= small_matmul_max_k && c.size() <= small_matmul_max / k;
+    const index_t per_product = is_complex_v<T> ? 4 * k : k;  // real multiply-adds a result
+    return k <= small_matmul_max_k && c.size() <= small_matmul_max / per_product;
   }
 }
 
