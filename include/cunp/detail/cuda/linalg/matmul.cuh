@@ -159,13 +159,15 @@ inline std::pair<ndarray<bfloat16>, ndarray<bfloat16>> bf16_parts(const ndarray<
 
 /// The tiled kernel's tile: a block of tile x tile threads computes as many results, stepping
 /// through k a tile at a time with both operands' tiles in shared memory.
-inline constexpr int matmul_tile = 16;
+inline constexpr int matmul_tile = 16, matmul_chains = 4;
+static_assert(matmul_chains == 4, "tiled_matmul_kernel's last step adds four partial sums");
 
 /// Floating products up to this many real multiply-adds (count * m * n * k, four a complex one),
 /// over k up to small_matmul_max_k, take the tiled kernel: one launch of cunp's own costs the
-/// host less than cuBLAS's call, and at these sizes the GPU less time too (RESULTS.md, "matmul's
-/// small products": float64 gains to 128^3 and loses from 192^3, float32 gains to 256^3). A
-/// longer k stays with cuBLAS, which splits it over blocks where the tiled kernel walks it in
+/// host about half of cuBLAS's call, which at these sizes takes longer on the host than its
+/// kernel on the GPU, so a run of such products goes faster (float32 up to 128^3 is faster on
+/// the GPU too; float64 spends 0.5-1.7 us more there: RESULTS.md, "matmul's small products").
+/// A longer k stays with cuBLAS, which splits it over blocks where the tiled kernel walks it in
 /// one (a few results over a long k would take one block).
 inline constexpr index_t small_matmul_max = index_t{1} << 21, small_matmul_max_k = 256;
 
@@ -201,7 +203,10 @@ template <class T> CUNP_KERNEL void tiled_matmul_kernel(tiled_matmul_args<T> p) 
     const index_t i = i0 + threadIdx.y;
     const T* a = p.a + z * p.a_step;
     const T* b = p.b + z * p.b_step;
-    M acc{};
+    // Four partial sums, each over every fourth term, so that four multiply-adds are in flight
+    // at once rather than one chain of k (with a block or two an SM, the chain's latency was the
+    // time of a small product; RESULTS.md).
+    M acc[matmul_chains] = {};
     for (index_t l0 = 0; l0 < p.k; l0 += matmul_tile) {
       const index_t la = l0 + threadIdx.x, lb = l0 + threadIdx.y;
       ta[threadIdx.y][threadIdx.x] =
@@ -209,15 +214,24 @@ template <class T> CUNP_KERNEL void tiled_matmul_kernel(tiled_matmul_args<T> p) 
       tb[threadIdx.y][threadIdx.x] =
           lb < p.k && j < p.n ? static_cast<M>(b[lb * p.b_rs + j * p.b_cs]) : M{};
       __syncthreads();
+#pragma unroll
       for (int l = 0; l < matmul_tile; ++l) {
+        M& sum = acc[l % matmul_chains];
         if constexpr (std::is_same_v<T, bool>)
-          acc = acc || (ta[threadIdx.y][l] && tb[l][threadIdx.x]);
+          sum = sum || (ta[threadIdx.y][l] && tb[l][threadIdx.x]);
         else
-          acc = static_cast<M>(acc + static_cast<M>(ta[threadIdx.y][l] * tb[l][threadIdx.x]));
+          sum = static_cast<M>(sum + static_cast<M>(ta[threadIdx.y][l] * tb[l][threadIdx.x]));
       }
       __syncthreads();
     }
-    if (i < p.m && j < p.n) p.c[z * p.c_step + i * p.c_rs + j * p.c_cs] = static_cast<T>(acc);
+    if (i < p.m && j < p.n) {
+      M total;
+      if constexpr (std::is_same_v<T, bool>)
+        total = (acc[0] || acc[1]) || (acc[2] || acc[3]);
+      else
+        total = static_cast<M>(static_cast<M>(acc[0] + acc[1]) + static_cast<M>(acc[2] + acc[3]));
+      p.c[z * p.c_step + i * p.c_rs + j * p.c_cs] = static_cast<T>(total);
+    }
   }
 }
 
