@@ -424,8 +424,10 @@ TEST_CASE("GPU products equal the cpu's where cuBLAS lays them out differently",
   same_product<float>({4, 50, 300}, {4, 300, 70}, [](const auto& x) {
     return cunp::view(x, slice(none, none, -1));
   }, same<float>, 300);
-  same_product<cunp::bfloat16>({2, 80, 300}, {300, 60}, same<cunp::bfloat16>, same<cunp::bfloat16>, 300);
-  same_product<cunp::float16>({80, 300}, {2, 300, 60}, same<cunp::float16>, same<cunp::float16>, 300);
+  same_product<cunp::bfloat16>({2, 80, 300}, {300, 60}, same<cunp::bfloat16>,
+                               same<cunp::bfloat16>, 300);
+  same_product<cunp::float16>({80, 300}, {2, 300, 60}, same<cunp::float16>, same<cunp::float16>,
+                              300);
   same_product<float>({8, 33, 65}, {8, 65, 17}, same<float>, same<float>, 65);
   same_product<double>({2, 500}, {500, 3}, same<double>, same<double>, 500);  // long k: cuBLAS
   same_product<float>({3, 1, 20, 30}, {1, 4, 30, 10}, same<float>, same<float>, 30);

@@ -199,7 +199,8 @@ template <class T> CUNP_KERNEL void tiled_matmul_kernel(tiled_matmul_args<T> p) 
   // Grid-stride over row tiles and matrices (the grid's y and z extents stop at 65535); the
   // loops' bounds are the block's, so every thread reaches each __syncthreads.
   for (index_t z = blockIdx.z; z < p.count; z += gridDim.z)
-  for (index_t i0 = index_t(blockIdx.y) * matmul_tile; i0 < p.m; i0 += index_t(gridDim.y) * matmul_tile) {
+  for (index_t i0 = index_t(blockIdx.y) * matmul_tile; i0 < p.m;
+       i0 += index_t(gridDim.y) * matmul_tile) {
     const index_t i = i0 + threadIdx.y;
     const T* a = p.a + z * p.a_step;
     const T* b = p.b + z * p.b_step;
@@ -251,7 +252,8 @@ void tiled_matmul(const ndarray<T>& c, const ndarray<T>& a, const ndarray<T>& b)
                                     p.a.cs, p.b.rs, p.b.cs, p.c.rs, p.c.cs, count, sa, sb, sc};
     const dim3 block(matmul_tile, matmul_tile);
     const dim3 grid(static_cast<unsigned>((p.n + matmul_tile - 1) / matmul_tile),
-                    static_cast<unsigned>(std::min<index_t>((p.m + matmul_tile - 1) / matmul_tile, 65535)),
+                    static_cast<unsigned>(
+                        std::min<index_t>((p.m + matmul_tile - 1) / matmul_tile, 65535)),
                     static_cast<unsigned>(std::min<index_t>(count, 65535)));
     tiled_matmul_kernel<S><<<grid, block, 0, st>>>(args);
     CUNP_CUDA_CHECK_LAUNCH("tiled_matmul_kernel");
