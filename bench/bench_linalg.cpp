@@ -9,8 +9,9 @@
 // CUBLAS_COMPUTE_32F for float16, bfloat16, float32 and complex64, CUBLAS_COMPUTE_64F for
 // float64, default math mode (float32 in FP32, no TF32), CUBLAS_GEMM_DEFAULT.
 //
-// - matmul/<impl>/<dtype>/<n>: n x n @ n x n, n = 1024, 4096, 8192 (and 64 for float32: the
-//   hot-cache, launch-bound end).
+// - matmul/<impl>/<dtype>/<n>: n x n @ n x n, n = 1024, 4096, 8192 (and the hot-cache,
+//   launch-bound end: 64, 128 and 256 for float32, 64 and 128 for float64; cunp's products up to
+//   128^3 take its tiled kernel, larger ones cuBLAS).
 // - matmul_batch512/<impl>/<dtype>/256: 512 matrices of 256 x 256 @ 256 x 256 (one strided call).
 // - matmul_tf32/<impl>/float32/8192: cunp under matmul_precision_guard(tf32) against raw
 //   cuBLAS with CUBLAS_COMPUTE_32F_FAST_TF32.
@@ -18,8 +19,9 @@
 //   split into bfloat16 hi + lo on the GPU, then three gemms) against the three raw bfloat16
 //   gemms alone on parts split beforehand (hi·lo, lo·hi, then hi·hi, as cunp orders them): the
 //   ratio is what the split costs. The speed to beat is matmul_tf32/raw.
-// - matmul_host/<impl>/float32/64: host time per call of a 64 x 64 matmul (what a launch-bound
-//   caller pays; the target is <= 8 us, CuPy about 20 us).
+// - matmul_host/<impl>/float32/<n>: host time per call of an n x n matmul, n = 64 and 128 (cunp's
+//   tiled kernel) and 256 (cuBLAS): what a launch-bound caller pays; the target is <= 8 us at 64,
+//   CuPy about 20 us.
 // - matmul_cpu/cunp/float32/4096: the cpu backend, host time per call (NumPy's np.matmul in
 //   cupy_linalg.py is its peer).
 // - solve_refine_<mode>/cunp/float64/<n>: linalg::solve(a, b, {.refine = mode}) of an n x n
@@ -464,8 +466,8 @@ void register_benchmarks() {
   const std::vector<index_t> sides = {1024, 4096, 8192};
   register_dtype<cunp::float16>(sides);
   register_dtype<cunp::bfloat16>(sides);
-  register_dtype<float>({64, 1024, 4096, 8192});
-  register_dtype<double>(sides);
+  register_dtype<float>({64, 128, 256, 1024, 4096, 8192});
+  register_dtype<double>({64, 128, 1024, 4096, 8192});
   register_dtype<c64>(sides);
   constexpr index_t big = 8192;
   gpu_timed(RegisterBenchmark("matmul_tf32/cunp/float32/8192", [](State& s) {
@@ -478,8 +480,9 @@ void register_benchmarks() {
   }));
   gpu_timed(RegisterBenchmark("matmul_bf16x3/raw/float32/8192",
                               [](State& s) { matmul_raw_bf16x3(s, big); }));
-  host_timed(RegisterBenchmark("matmul_host/cunp/float32", matmul_host_cunp))->Arg(64);
-  host_timed(RegisterBenchmark("matmul_host/raw/float32", matmul_host_raw))->Arg(64);
+  for (auto* b : {RegisterBenchmark("matmul_host/cunp/float32", matmul_host_cunp),
+                  RegisterBenchmark("matmul_host/raw/float32", matmul_host_raw)})
+    host_timed(b)->Arg(64)->Arg(128)->Arg(256);
   // 137 GFLOP per call (1.5 s on the H200 host's 16 cores): a fixed three calls.
   RegisterBenchmark("matmul_cpu/cunp/float32", matmul_cpu)
       ->Arg(4096)

@@ -412,8 +412,24 @@ TEST_CASE("GPU products equal the cpu's where cuBLAS lays them out differently",
   // A batch that merges to one strided call, a broadcast batch that does not (a loop of calls),
   // a column-major operand (op T), a view with neither unit stride (copied), a negative batch
   // stride (copied), the bfloat16 and float16 paths, odd sizes, and integer products (the tiled
-  // kernel, and the long inner products a reduction takes).
+  // kernel, and the long inner products a reduction takes). Floating products within the tiled
+  // kernel's limits (small_matmul_max multiply-adds, k up to small_matmul_max_k) take it; the
+  // same layouts beyond them (the first seven) take cuBLAS.
+  same_product<float>({3, 1, 60, 300}, {1, 4, 300, 30}, same<float>, same<float>, 300);
+  same_product<double>({300, 60}, {120, 300}, t, t, 300);
+  same_product<std::complex<float>>({90, 60}, {90, 120}, t, same<std::complex<float>>, 90);
+  same_product<double>({120, 600}, {300, 60}, [](const auto& x) {
+    return cunp::view(x, slice(none, none, 2), slice(none, none, 2));
+  }, same<double>, 300);
+  same_product<float>({4, 50, 300}, {4, 300, 70}, [](const auto& x) {
+    return cunp::view(x, slice(none, none, -1));
+  }, same<float>, 300);
+  same_product<cunp::bfloat16>({2, 80, 300}, {300, 60}, same<cunp::bfloat16>,
+                               same<cunp::bfloat16>, 300);
+  same_product<cunp::float16>({80, 300}, {2, 300, 60}, same<cunp::float16>, same<cunp::float16>,
+                              300);
   same_product<float>({8, 33, 65}, {8, 65, 17}, same<float>, same<float>, 65);
+  same_product<double>({2, 500}, {500, 3}, same<double>, same<double>, 500);  // long k: cuBLAS
   same_product<float>({3, 1, 20, 30}, {1, 4, 30, 10}, same<float>, same<float>, 30);
   same_product<double>({30, 20}, {40, 30}, t, t, 30);
   same_product<std::complex<float>>({30, 20}, {30, 40}, t, same<std::complex<float>>, 30);

@@ -7,7 +7,8 @@ kernel), written as Google-Benchmark-shaped JSON with names <op>/cupy/<dtype>/<n
 torch's current stream, the hold kernel queued on that stream), so that bench/merge_results.py
 joins them with bench_linalg's JSON by name.
 
-Rows: matmul/<impl>/<dtype>/<n> (n x n @ n x n, n = 1024, 4096, 8192; float32 also 64) and
+Rows: matmul/<impl>/<dtype>/<n> (n x n @ n x n, n = 1024, 4096, 8192; float32 also 64, 128 and
+256, float64 also 64 and 128) and
 matmul_batch512/<impl>/<dtype>/256 (512 matrices of 256 x 256 @ 256 x 256) in float16, bfloat16,
 float32, float64 and complex64; matmul_tf32/<impl>/float32/8192; matmul_host/<impl>/float32/64
 (host time per call of a 64 x 64 matmul); matmul_cpu/numpy/float32/4096 (np.matmul, host time per
@@ -50,7 +51,8 @@ import time
 
 from cupy_bench import Bench, arg_parser, hold_for
 
-SIDES = [1024, 4096, 8192]  # the square rows (float32 also 64: the launch-bound end)
+SIDES = [1024, 4096, 8192]  # the square rows
+SMALL_SIDES = {"float32": [64, 128, 256], "float64": [64, 128]}  # and the launch-bound end
 BATCH, BATCH_SIDE = 512, 256  # matmul_batch512: 512 x 256x256 @ 256x256
 STACK = 4096  # decomp_<op>_batch4096: stacks of small matrices
 DTYPES = ["float16", "bfloat16", "float32", "float64", "complex64"]
@@ -240,7 +242,7 @@ def main(argv):
 
     # ---- GPU time: square products and the batch ------------------------------------------
     for dtype in DTYPES:
-        for n in ([64] if dtype == "float32" else []) + SIDES:
+        for n in SMALL_SIDES.get(dtype, []) + SIDES:
             gpu_rows("matmul", dtype, 1, n)
         gpu_rows(f"matmul_batch{BATCH}", dtype, BATCH, BATCH_SIDE)
 
@@ -342,11 +344,14 @@ def main(argv):
             del a
             cp.get_default_memory_pool().free_all_blocks()
 
-    # ---- host time per call of a 64 x 64 float32 matmul ---------------------------------------
+    # ---- host time per call of an n x n float32 matmul, n = 64, 128, 256 ---------------------
+    def host_product(n):
+        ha, hb = host_operands("float32", 1, n)
+        a, b = cp.asarray(ha), cp.asarray(hb)
+        return (lambda: cp.matmul(a, b)), ""
+
+    bench.run("matmul_host/cupy/float32", host_product, [64, 128, 256], kind="host")
     ha, hb = host_operands("float32", 1, 64)
-    a64, b64 = cp.asarray(ha), cp.asarray(hb)
-    bench.run("matmul_host/cupy/float32", lambda _: ((lambda: cp.matmul(a64, b64)), ""), [64],
-              kind="host")
     if torch is not None and wanted("matmul_host/torch/float32/64"):
         ta, tb = torch.as_tensor(ha, device="cuda"), torch.as_tensor(hb, device="cuda")
         bench.record("matmul_host/torch/float32/64",

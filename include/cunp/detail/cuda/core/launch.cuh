@@ -58,6 +58,16 @@ int blocks_per_sm(int d, int threads, std::size_t dynamic_bytes = 0) {
   });
 }
 
+/// Blocks for a loop over `items` work items (tiles) by one resident wave of Kernel: at most as
+/// many blocks as fit on the device at once, so that each block walks several items and its next
+/// one is in flight while it works on one, and never more blocks than items.
+template <auto Kernel>
+unsigned resident_grid(int d, std::int64_t items, int threads, std::size_t dynamic_bytes = 0) {
+  const std::int64_t wave =
+      std::int64_t(blocks_per_sm<Kernel>(d, threads, dynamic_bytes)) * sm_count(d);
+  return static_cast<unsigned>(std::min(items, std::max<std::int64_t>(wave, 1)));
+}
+
 /// Blocks for a grid-stride loop over n items: enough to fill every SM several times.
 inline unsigned grid_for(int dev, std::int64_t n, int items_per_thread = 1) {
   const std::int64_t want = (n + std::int64_t(block_threads) * items_per_thread - 1) /

@@ -364,11 +364,7 @@ bool staged_gather_pass(const on_device& on, const selection<F>& sel, const Item
     constexpr std::size_t bytes = staged_bytes<Item>;
     if (!shared_memory_opt_in<kernel>(on.dev, bytes)) return false;
     const std::int64_t n = sel.flags.size(), tiles = (n + select_tile - 1) / select_tile;
-    // One resident wave, each block walking its tiles, so that every block's next tile is in
-    // flight while it works on one.
-    const std::int64_t wave =
-        std::int64_t(blocks_per_sm<kernel>(on.dev, select_threads, bytes)) * sm_count(on.dev);
-    const auto grid = static_cast<unsigned>(std::min(tiles, std::max<std::int64_t>(wave, 1)));
+    const unsigned grid = resident_grid<kernel>(on.dev, tiles, select_threads, bytes);
     kernel<<<grid, select_threads, bytes, on.stream>>>(
         reinterpret_cast<const unsigned char*>(f.p), src, out, n, tiles, sel.tile_sums.data());
     CUNP_CUDA_CHECK_LAUNCH("gather_staged_tiles");
@@ -471,9 +467,7 @@ selection<C> count_selected(cuda_backend, const ndarray<C>& flags, const char* w
   // One resident wave walking the tiles rather than a block a tile (65,536 blocks for a 2^28
   // mask), whose launches could cost more than the count's 16 bytes a thread.
   constexpr auto count = cuda::count_tiles<C>;
-  const std::int64_t wave =
-      std::int64_t(cuda::blocks_per_sm<count>(on.dev, cuda::select_threads)) * cuda::sm_count(on.dev);
-  const auto grid = static_cast<unsigned>(std::min(tiles, std::max<std::int64_t>(wave, 1)));
+  const unsigned grid = cuda::resident_grid<count>(on.dev, tiles, cuda::select_threads);
   count<<<grid, cuda::select_threads, 0, on.stream>>>(
       cuda::make_flag_reader(flags), n, tiles, bounded ? limit : n, sums,
       reinterpret_cast<unsigned long long*>(sums + tiles));

@@ -4,7 +4,8 @@
 // operands); an operand's transposition is cuBLAS's operation flag and its row or column stride
 // the leading dimension, so only a matrix with neither unit stride (or a negative batch stride)
 // is copied first, once per distinct matrix, its broadcast axes left broadcast. Integer and bool
-// products, which cuBLAS does not compute with NumPy's wrap-around, run on a tiled kernel here.
+// products, which cuBLAS does not compute with NumPy's wrap-around, and small floating ones,
+// where a launch of cunp's own costs the host less than cuBLAS's call, run on a tiled kernel here.
 #pragma once
 #include <cublas_v2.h>
 
@@ -156,70 +157,121 @@ inline std::pair<ndarray<bfloat16>, ndarray<bfloat16>> bf16_parts(const ndarray<
   return {broadcast_to(hi, x.shape()), broadcast_to(lo, x.shape())};
 }
 
-/// The integer and bool product's tile: a block of tile x tile threads computes as many results,
-/// stepping through k a tile at a time with both operands' tiles in shared memory.
-inline constexpr int int_tile = 16;
+/// The tiled kernel's tile: a block of tile x tile threads computes as many results, stepping
+/// through k a tile at a time with both operands' tiles in shared memory.
+inline constexpr int matmul_tile = 16, matmul_chains = 4;
+static_assert(matmul_chains == 4, "tiled_matmul_kernel's last step adds four partial sums");
 
-/// Sums in T's unsigned type (wrap-around without signed overflow), bool as OR of ANDs.
-template <class T> struct int_math { using type = std::make_unsigned_t<T>; };
-template <> struct int_math<bool> { using type = bool; };
+/// Floating products up to this many real multiply-adds (count * m * n * k, four a complex one),
+/// over k up to small_matmul_max_k, take the tiled kernel: one launch of cunp's own costs the
+/// host about half of cuBLAS's call, which at these sizes takes longer on the host than its
+/// kernel on the GPU, so a run of such products goes faster (float32 up to 128^3 is faster on
+/// the GPU too; float64 spends 0.5-1.7 us more there: RESULTS.md, "matmul's small products").
+/// A longer k stays with cuBLAS, which splits it over blocks where the tiled kernel walks it in
+/// one (a few results over a long k would take one block).
+inline constexpr index_t small_matmul_max = index_t{1} << 21, small_matmul_max_k = 256;
 
-/// One group of int_matmul_kernel's products: each matrix's element strides and the steps
+/// What the tiled kernel sums in: T's unsigned type for integers (wrap-around without signed
+/// overflow), bool as OR of ANDs, float for float16/bfloat16 and cplx for complex (as cuBLAS's
+/// compute types), T otherwise.
+template <class T> struct tiled_sum { using type = math_t<T>; };
+template <class T>
+  requires is_integer_v<T>
+struct tiled_sum<T> { using type = std::make_unsigned_t<T>; };
+template <> struct tiled_sum<bool> { using type = bool; };
+
+/// T as device code stores it: cplx for std::complex (the same layout), T otherwise.
+template <class T> struct tiled_storage { using type = T; };
+template <class R> struct tiled_storage<std::complex<R>> { using type = cplx<R>; };
+
+/// One group of tiled_matmul_kernel's products: each matrix's element strides and the steps
 /// between the group's `count` matrices (the kernel's arguments, trivially copyable).
-template <class T> struct int_matmul_args {
+template <class T> struct tiled_matmul_args {
   const T *a, *b;
   T* c;
   index_t m, n, k, a_rs, a_cs, b_rs, b_cs, c_rs, c_cs, count, a_step, b_step, c_step;
 };
 
-template <class T> CUNP_KERNEL void int_matmul_kernel(int_matmul_args<T> p) {
-  using M = typename int_math<T>::type;
-  __shared__ M ta[int_tile][int_tile], tb[int_tile][int_tile];
-  const index_t j = static_cast<index_t>(blockIdx.x) * int_tile + threadIdx.x;
+template <class T> CUNP_KERNEL void tiled_matmul_kernel(tiled_matmul_args<T> p) {
+  using M = typename tiled_sum<T>::type;
+  __shared__ M ta[matmul_tile][matmul_tile], tb[matmul_tile][matmul_tile];
+  const index_t j = static_cast<index_t>(blockIdx.x) * matmul_tile + threadIdx.x;
   // Grid-stride over row tiles and matrices (the grid's y and z extents stop at 65535); the
   // loops' bounds are the block's, so every thread reaches each __syncthreads.
   for (index_t z = blockIdx.z; z < p.count; z += gridDim.z)
-  for (index_t i0 = index_t(blockIdx.y) * int_tile; i0 < p.m; i0 += index_t(gridDim.y) * int_tile) {
+  for (index_t i0 = index_t(blockIdx.y) * matmul_tile; i0 < p.m;
+       i0 += index_t(gridDim.y) * matmul_tile) {
     const index_t i = i0 + threadIdx.y;
     const T* a = p.a + z * p.a_step;
     const T* b = p.b + z * p.b_step;
-    M acc{};
-    for (index_t l0 = 0; l0 < p.k; l0 += int_tile) {
+    // Four partial sums, each over every fourth term, so that four multiply-adds are in flight
+    // at once rather than one chain of k (with a block or two an SM, the chain's latency was the
+    // time of a small product; RESULTS.md).
+    M acc[matmul_chains] = {};
+    for (index_t l0 = 0; l0 < p.k; l0 += matmul_tile) {
       const index_t la = l0 + threadIdx.x, lb = l0 + threadIdx.y;
       ta[threadIdx.y][threadIdx.x] =
           i < p.m && la < p.k ? static_cast<M>(a[i * p.a_rs + la * p.a_cs]) : M{};
       tb[threadIdx.y][threadIdx.x] =
           lb < p.k && j < p.n ? static_cast<M>(b[lb * p.b_rs + j * p.b_cs]) : M{};
       __syncthreads();
-      for (int l = 0; l < int_tile; ++l) {
+#pragma unroll
+      for (int l = 0; l < matmul_tile; ++l) {
+        M& sum = acc[l % matmul_chains];
         if constexpr (std::is_same_v<T, bool>)
-          acc = acc || (ta[threadIdx.y][l] && tb[l][threadIdx.x]);
+          sum = sum || (ta[threadIdx.y][l] && tb[l][threadIdx.x]);
         else
-          acc = static_cast<M>(acc + static_cast<M>(ta[threadIdx.y][l] * tb[l][threadIdx.x]));
+          sum = static_cast<M>(sum + static_cast<M>(ta[threadIdx.y][l] * tb[l][threadIdx.x]));
       }
       __syncthreads();
     }
-    if (i < p.m && j < p.n) p.c[z * p.c_step + i * p.c_rs + j * p.c_cs] = static_cast<T>(acc);
+    if (i < p.m && j < p.n) {
+      M total;
+      if constexpr (std::is_same_v<T, bool>)
+        total = (acc[0] || acc[1]) || (acc[2] || acc[3]);
+      else
+        total = static_cast<M>(static_cast<M>(acc[0] + acc[1]) + static_cast<M>(acc[2] + acc[3]));
+      p.c[z * p.c_step + i * p.c_rs + j * p.c_cs] = static_cast<T>(total);
+    }
   }
 }
 
-template <class T> void int_matmul(const ndarray<T>& c, const ndarray<T>& a, const ndarray<T>& b) {
+/// c = a @ b on the tiled kernel, the operands read where they lie (any strides).
+template <class T>
+void tiled_matmul(const ndarray<T>& c, const ndarray<T>& a, const ndarray<T>& b) {
+  using S = typename tiled_storage<T>::type;
   const auto p = make_gemm_problem(c, a, b, matmul_precision::highest);
   const int dev = c.device().index();
   device_scope scope(dev);
   const cudaStream_t st = current_stream(dev);
   for_each_batch_group(p, [&](index_t oa, index_t ob, index_t oc, index_t count, index_t sa,
                               index_t sb, index_t sc) {
-    const int_matmul_args<T> args{p.a.data + oa, p.b.data + ob, p.c.data + oc, p.m, p.n, p.k,
-                                  p.a.rs, p.a.cs, p.b.rs, p.b.cs, p.c.rs, p.c.cs, count, sa, sb,
-                                  sc};
-    const dim3 block(int_tile, int_tile);
-    const dim3 grid(static_cast<unsigned>((p.n + int_tile - 1) / int_tile),
-                    static_cast<unsigned>(std::min<index_t>((p.m + int_tile - 1) / int_tile, 65535)),
+    const tiled_matmul_args<S> args{reinterpret_cast<const S*>(p.a.data + oa),
+                                    reinterpret_cast<const S*>(p.b.data + ob),
+                                    reinterpret_cast<S*>(p.c.data + oc), p.m, p.n, p.k, p.a.rs,
+                                    p.a.cs, p.b.rs, p.b.cs, p.c.rs, p.c.cs, count, sa, sb, sc};
+    const dim3 block(matmul_tile, matmul_tile);
+    const dim3 grid(static_cast<unsigned>((p.n + matmul_tile - 1) / matmul_tile),
+                    static_cast<unsigned>(
+                        std::min<index_t>((p.m + matmul_tile - 1) / matmul_tile, 65535)),
                     static_cast<unsigned>(std::min<index_t>(count, 65535)));
-    int_matmul_kernel<T><<<grid, block, 0, st>>>(args);
-    CUNP_CUDA_CHECK_LAUNCH("int_matmul_kernel");
+    tiled_matmul_kernel<S><<<grid, block, 0, st>>>(args);
+    CUNP_CUDA_CHECK_LAUNCH("tiled_matmul_kernel");
   });
+}
+
+/// Whether c = a @ b takes the tiled kernel: integer and bool products always (cuBLAS has no
+/// wrap-around), floating ones when small and computed at full precision (a small float32
+/// product under tf32 or bf16x3 stays with cuBLAS, which rounds as the mode says).
+template <class T>
+bool takes_tiled_matmul(const ndarray<T>& c, index_t k, matmul_precision precision) {
+  if constexpr (!is_floating_v<T> && !is_complex_v<T>) {
+    return true;
+  } else {
+    if (std::is_same_v<T, float> && precision != matmul_precision::highest) return false;
+    const index_t per_product = is_complex_v<T> ? 4 * k : k;  // real multiply-adds a result
+    return k <= small_matmul_max_k && c.size() <= small_matmul_max / per_product;
+  }
 }
 
 }  // namespace cunp::detail::cuda
@@ -230,9 +282,9 @@ namespace cunp::detail {
 template <class T>
 void matmul_run(cuda_backend, const ndarray<T>& c, const ndarray<T>& a, const ndarray<T>& b,
                 matmul_precision precision) {
-  if constexpr (!is_floating_v<T> && !is_complex_v<T>) {
-    cuda::int_matmul(c, a, b);
-  } else {
+  if (cuda::takes_tiled_matmul(c, a.shape().back(), precision)) {
+    cuda::tiled_matmul(c, a, b);
+  } else if constexpr (is_floating_v<T> || is_complex_v<T>) {
     using S = typename cuda::blas_types<T>::scalar;
     const ndarray<T> x = cuda::blas_operand(a), y = cuda::blas_operand(b);
     if constexpr (std::is_same_v<T, float>) {
