@@ -1,7 +1,9 @@
-// Test files compiled in parts. One nvcc translation unit per test file took up to 11 minutes on
-// the 2-core CI machine (test_reduce: 12 dtypes x every reduction x two backends, each with its
-// kernels), so tests/CMakeLists.txt compiles a file named in its part table once per part, with
-// CUNP_TEST_PART = 0 .. CUNP_TEST_PARTS - 1, and links the parts into the file's one executable.
+// Test files compiled in parts. One full nvcc compile (optimised device code) per test file took
+// up to 11 minutes on a 2-core machine (test_reduce: 12 dtypes x every reduction x two backends,
+// each with its kernels), so where nvcc compiles the GPU tests fully, tests/CMakeLists.txt
+// compiles a file named in its part table once per part, with CUNP_TEST_PART = 0 ..
+// CUNP_TEST_PARTS - 1, and links the parts into the file's one executable. Everywhere else (g++,
+// and nvcc's compile-only check in preset cpu) the file is one unit.
 // In the file, a test case (or a group of them) is compiled in one part:
 //
 //   #if CUNP_IN_PART(2)
