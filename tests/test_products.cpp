@@ -407,40 +407,40 @@ TEST_CASE("matmul of operands larger than the cpu kernel's tiles and k-panels", 
   }
 }
 
+namespace {
+
+/// The layouts cuBLAS reads differently, products over an inner length k with r-sized sides: a
+/// batch that merges to one strided call, a broadcast batch that does not (a loop of calls), a
+/// column-major operand (op T), a view with neither unit stride (copied), a negative batch stride
+/// (copied), and the bfloat16 and float16 paths, ragged sizes.
+void layout_cases(index_t k, index_t r) {
+  const auto t = [](const auto& x) { return cunp::linalg::matrix_transpose(x); };
+  same_product<float>({3, 1, r, k}, {1, 4, k, r / 2}, same<float>, same<float>, k);
+  same_product<double>({k, r}, {2 * r, k}, t, t, k);
+  same_product<std::complex<float>>({k, r}, {k, 2 * r}, t, same<std::complex<float>>, k);
+  same_product<double>({2 * r, 2 * k}, {k, r / 2}, [](const auto& x) {
+    return cunp::view(x, slice(none, none, 2), slice(none, none, 2));
+  }, same<double>, k);
+  same_product<float>({4, r - 3, k}, {4, k, r + 7}, [](const auto& x) {
+    return cunp::view(x, slice(none, none, -1));
+  }, same<float>, k);
+  same_product<cunp::bfloat16>({2, r + 1, k}, {k, r}, same<cunp::bfloat16>, same<cunp::bfloat16>,
+                               k);
+  same_product<cunp::float16>({r + 1, k}, {2, k, r}, same<cunp::float16>, same<cunp::float16>, k);
+}
+
+}  // namespace
+
 TEST_CASE("GPU products equal the cpu's where cuBLAS lays them out differently", "[products][gpu]") {
   const auto t = [](const auto& x) { return cunp::linalg::matrix_transpose(x); };
-  // A batch that merges to one strided call, a broadcast batch that does not (a loop of calls),
-  // a column-major operand (op T), a view with neither unit stride (copied), a negative batch
-  // stride (copied), the bfloat16 and float16 paths, odd sizes, and integer products (the tiled
-  // kernel, and the long inner products a reduction takes). Floating products within the tiled
-  // kernel's limits (small_matmul_max multiply-adds, k up to small_matmul_max_k) take it; the
-  // same layouts beyond them (the first seven) take cuBLAS.
-  same_product<float>({3, 1, 60, 300}, {1, 4, 300, 30}, same<float>, same<float>, 300);
-  same_product<double>({300, 60}, {120, 300}, t, t, 300);
-  same_product<std::complex<float>>({90, 60}, {90, 120}, t, same<std::complex<float>>, 90);
-  same_product<double>({120, 600}, {300, 60}, [](const auto& x) {
-    return cunp::view(x, slice(none, none, 2), slice(none, none, 2));
-  }, same<double>, 300);
-  same_product<float>({4, 50, 300}, {4, 300, 70}, [](const auto& x) {
-    return cunp::view(x, slice(none, none, -1));
-  }, same<float>, 300);
-  same_product<cunp::bfloat16>({2, 80, 300}, {300, 60}, same<cunp::bfloat16>,
-                               same<cunp::bfloat16>, 300);
-  same_product<cunp::float16>({80, 300}, {2, 300, 60}, same<cunp::float16>, same<cunp::float16>,
-                              300);
+  // Floating products within the tiled kernel's limits (small_matmul_max multiply-adds, k up to
+  // small_matmul_max_k) take it; the same layouts over a longer k take cuBLAS, as a long k with
+  // few results does. Integer products take the tiled kernel, and the long inner products a
+  // reduction.
+  layout_cases(300, 60);
+  layout_cases(30, 20);
   same_product<float>({8, 33, 65}, {8, 65, 17}, same<float>, same<float>, 65);
-  same_product<double>({2, 500}, {500, 3}, same<double>, same<double>, 500);  // long k: cuBLAS
-  same_product<float>({3, 1, 20, 30}, {1, 4, 30, 10}, same<float>, same<float>, 30);
-  same_product<double>({30, 20}, {40, 30}, t, t, 30);
-  same_product<std::complex<float>>({30, 20}, {30, 40}, t, same<std::complex<float>>, 30);
-  same_product<double>({20, 60}, {30, 10}, [](const auto& x) {
-    return cunp::view(x, slice(none, none, 2), slice(none, none, 2));
-  }, same<double>, 30);
-  same_product<float>({4, 5, 6}, {4, 6, 7}, [](const auto& x) {
-    return cunp::view(x, slice(none, none, -1));
-  }, same<float>, 6);
-  same_product<cunp::bfloat16>({2, 40, 50}, {50, 30}, same<cunp::bfloat16>, same<cunp::bfloat16>, 50);
-  same_product<cunp::float16>({40, 50}, {2, 50, 30}, same<cunp::float16>, same<cunp::float16>, 50);
+  same_product<double>({2, 500}, {500, 3}, same<double>, same<double>, 500);
   same_product<std::int64_t>({3, 37, 41}, {41, 19}, same<std::int64_t>, same<std::int64_t>, 41);
   same_product<std::int8_t>({70, 50}, {70, 33}, t, same<std::int8_t>, 70);
   same_product<bool>({2, 20, 30}, {2, 30, 25}, same<bool>, same<bool>, 30);
