@@ -5,7 +5,9 @@
 //                   read contiguous, written at stride N1 (ostride N1, odist 1).
 // Times, CUDA events, median of 21 after 3 warm-ups: the single 2^24 plan, the batch with
 // natural and with strided output, the multiply pass alone, and pass A for N1 = 16 (a 16-point
-// DFT a thread), checked against the single plan's result.
+// DFT a thread) and for N1 = 4096 (pass_a4096: 4 columns a block; pass_a4096_cluster: 8
+// columns over a cluster of 2 or 4 blocks), checked against the single plan's result. Calls 2
+// to 4 ran its forms as they were then; this file is the last (call 4; ncu of it in call 5).
 // Build: nvcc -O3 -arch=sm_90 -std=c++17 four_step.cu -lcufft -o four_step
 #include <cuComplex.h>
 #include <cuda_runtime.h>
@@ -355,7 +357,6 @@ int main() {
     size_t ws;
     CK(cufftCreate(&b));
     CK(cufftMakePlanMany64(b, 1, nn, em, 1, 4096, em, 4096, 1, CUFFT_C2C, 4096, &ws));
-    cufftHandle plain;  // fft(a) by the same split, reference: the single plan on x
     const auto check = [&](const float2* want) {
       std::vector<float2> a(N), c(N);
       CK(cudaMemcpy(a.data(), y, N * 8, cudaMemcpyDeviceToHost));
@@ -367,7 +368,6 @@ int main() {
       }
       return std::sqrt(e / r);
     };
-    (void)plain;
     auto run = [&](auto kernel, int cols, const char* name) {
       // cols < 0: the cluster kernel over -cols blocks for 8 columns
       const int cl = cols < 0 ? -cols : 0;
