@@ -439,6 +439,8 @@ TEST_CASE("GPU products equal the cpu's where cuBLAS lays them out differently",
   // reduction.
   layout_cases(300, 60);
   layout_cases(30, 20);
+  // k within small_matmul_max_k, multiply-adds over small_matmul_max: cuBLAS.
+  same_product<std::complex<float>>({90, 60}, {90, 120}, t, same<std::complex<float>>, 90);
   same_product<float>({8, 33, 65}, {8, 65, 17}, same<float>, same<float>, 65);
   same_product<double>({2, 500}, {500, 3}, same<double>, same<double>, 500);
   same_product<std::int64_t>({3, 37, 41}, {41, 19}, same<std::int64_t>, same<std::int64_t>, 41);
