@@ -28,9 +28,9 @@
 //   well-conditioned system (n = 1024, 4096) with one right-hand side, mode none (the plain
 //   solve) beside fp32, tf32, bf16, fp16; GPU time per call, launch not hidden (a refined solve
 //   waits); the result's backward error (berr) and the refinement's iterations as counters.
-// - decomp_<op>/cunp/<dtype>/<n>: linalg::cholesky, qr (reduced), eigh, svd (reduced) of one
-//   n x n float32 or float64 matrix (symmetric positive definite for cholesky and eigh), GPU time
-//   per call with the launch not hidden (cuSOLVER's calls may wait for the device).
+// - decomp_<op>/cunp/<dtype>/<n>: linalg::cholesky, qr (reduced), eigh, svd (reduced) and det of
+//   one n x n float32 or float64 matrix (symmetric positive definite for cholesky and eigh), GPU
+//   time per call with the launch not hidden (cuSOLVER's calls may wait for the device).
 // - decomp_<op>_batch4096/cunp/float32/<n>: the same of a stack of 4096 n x n matrices (cholesky
 //   at 32 and 64, eigh and svd at 32): cuSOLVER's batched routes (potrfBatched, syevjBatched,
 //   gesvdjBatched); hot-cache at 32 (16 MiB).
@@ -341,6 +341,7 @@ template <class T> void decomposition(State& s, const std::string& op, index_t b
     if (op == "cholesky") consume(L::cholesky(a));
     else if (op == "qr") consume(L::qr(a).R);
     else if (op == "eigh") consume(L::eigh(a).eigenvectors);
+    else if (op == "det") consume(L::det(a));
     else consume(L::svd(a, false).U);
   });
 }
@@ -436,11 +437,12 @@ void register_solve_refine() {
 void register_benchmarks() {
   using benchmark::RegisterBenchmark;
   // decomp_<op>/cunp/<dtype>/<n>: cholesky and qr (reduced) at 1024 and 4096, eigh at 1024 and
-  // 2048, svd (reduced) at 1024 and 4096; float32 and float64. cupy_linalg.py times cupy.linalg's.
+  // 2048, svd (reduced) and det at 1024 and 4096; float32 and float64. cupy_linalg.py times
+  // cupy.linalg's and torch.linalg's.
   for (const auto& [op, sides] :
        std::vector<std::pair<std::string, std::vector<index_t>>>{
            {"cholesky", {1024, 4096}}, {"qr", {1024, 4096}}, {"eigh", {1024, 2048}},
-           {"svd", {1024, 4096}}})
+           {"svd", {1024, 4096}}, {"det", {1024, 4096}}})
     for (const index_t n : sides) {
       const std::string tail = "/" + std::to_string(n);
       gpu_timed(RegisterBenchmark(("decomp_" + op + "/cunp/float32" + tail).c_str(),

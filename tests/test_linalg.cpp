@@ -181,6 +181,26 @@ TEST_CASE("GPU LU routes equal the cpu's; a singular matrix surfaces at the next
         },
         0, 1e-10);
   }
+  {
+    // slogdet on cuSOLVER's route (a block a matrix): orders past the block's 256 threads, a
+    // complex sign multiplied across its warps, a singular matrix beside regular ones
+    const auto big = random({2, 700, 700}, 11);
+    const auto cbig = cunp::eval(big.astype<std::complex<double>>() +
+                                 random({2, 700, 700}, 12).astype<std::complex<double>>() *
+                                     std::complex<double>(0, 1));
+    same_on_every_backend([&](cunp::device dev) { return cunp::linalg::slogdet(big.to(dev)).sign; },
+                          0, 0);
+    same_on_every_backend(
+        [&](cunp::device dev) { return cunp::linalg::slogdet(big.to(dev)).logabsdet; }, 1e-12, 0);
+    same_on_every_backend(
+        [&](cunp::device dev) { return cunp::linalg::slogdet(cbig.to(dev)).sign; }, 0, 1e-10);
+    same_on_every_backend(
+        [&](cunp::device dev) { return cunp::linalg::slogdet(cbig.to(dev)).logabsdet; }, 1e-12, 0);
+    auto sing = random({3, 80, 80}, 13);
+    cunp::view(sing, 1).fill(1.0);
+    same_on_every_backend([&](cunp::device dev) { return cunp::linalg::det(sing.to(dev)); }, 1e-10,
+                          0);
+  }
   const auto af = random({6, 6}, 5).astype<float>();
   const auto bf = cunp::view(random({40, 6, 6}, 6), cunp::all, cunp::all, slice(none, 3)).astype<float>();
   same_on_every_backend([&](cunp::device dev) { return cunp::linalg::solve(af.to(dev), bf.to(dev)); },

@@ -12,9 +12,9 @@ Rows: matmul/<impl>/<dtype>/<n> (n x n @ n x n, n = 1024, 4096, 8192; float32 al
 matmul_batch512/<impl>/<dtype>/256 (512 matrices of 256 x 256 @ 256 x 256) in float16, bfloat16,
 float32, float64 and complex64; matmul_tf32/<impl>/float32/8192; matmul_host/<impl>/float32/64
 (host time per call of a 64 x 64 matmul); matmul_cpu/numpy/float32/4096 (np.matmul, host time per
-call: the cpu backend's peer); decomp_<op>/cupy/<dtype>/<n> (cupy.linalg's cholesky, qr, eigh and
-svd(full_matrices=False) of one float32 or float64 matrix, GPU time, launch not hidden; svd at
-4096 takes CuPy 2.4 s a call: --filter it out where time is short;
+call: the cpu backend's peer); decomp_<op>/cupy/<dtype>/<n> (cupy.linalg's cholesky, qr, eigh,
+svd(full_matrices=False) and det of one float32 or float64 matrix, GPU time, launch not
+hidden; svd at 4096 takes CuPy 2.4 s a call: --filter it out where time is short;
 decomp_<op>/torch/<dtype>/<n>: torch.linalg's, launch hidden);
 decomp_<op>_batch4096/<impl>/float32/<n> (the same of a stack of 4096 n x n matrices, cholesky at
 32 and 64, eigh and svd at 32, CuPy and PyTorch: both take cuSOLVER's batched routines there;
@@ -133,8 +133,8 @@ class TorchTimer:
 
 
 def decomposition(xp, op, a):
-    """A call of numpy.linalg's op ("cholesky", "qr", "eigh" or "svd", reduced) on a, in CuPy or
-    PyTorch (xp: the module; both name them alike, qr reduced by default)."""
+    """A call of numpy.linalg's op ("cholesky", "qr", "eigh", "svd" (reduced) or "det") on a, in
+    CuPy or PyTorch (xp: the module; both name them alike, qr reduced by default)."""
     if op == "svd":
         return lambda: xp.linalg.svd(a, full_matrices=False)
     f = getattr(xp.linalg, op)
@@ -286,7 +286,7 @@ def main(argv):
 
     # ---- numpy.linalg's decompositions (launch not hidden: cuSOLVER's calls may wait) ---------
     for op, sides in (("cholesky", (1024, 4096)), ("qr", (1024, 4096)), ("eigh", (1024, 2048)),
-                      ("svd", (1024, 4096))):
+                      ("svd", (1024, 4096)), ("det", (1024, 4096))):
         for n in sides:
             for dtype in ("float32", "float64"):
                 name = f"decomp_{op}/cupy/{dtype}/{n}"
