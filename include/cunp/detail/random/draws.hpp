@@ -94,19 +94,27 @@ template <class T, int Width> struct lemire_rule {
   CUNP_HD T value(D x) const { return static_cast<T>(off + std::uint64_t(scaled(x) >> Width)); }
 };
 
+/// A rule whose float32 form reads transform_tables.hpp (log_exact, sincos_turn): it holds the
+/// tables by pointer, the cpu's constant, or a GPU block's copy in shared memory
+/// (cuda/random/fill.cuh).
+template <class Rule>
+concept takes_tables = requires { requires Rule::takes_tables; };
+
 /// standard_exponential (times scale): -log(1 - u) of random()'s u, float64 from a 64-bit draw,
 /// float32 from a 32-bit one, by log_exact in the result's precision (NumPy draws by ziggurat; cunp's
 /// fixed one draw an element keeps the GPU's fill parallel and equal to the cpu's).
 template <class T> struct exponential_rule {
   static constexpr int width = std::is_same_v<T, double> ? 64 : 32;
   static constexpr bool rejects = false;
+  static constexpr bool takes_tables = width == 32;
   double scale;
+  const transform_tables_t* tables = &transform_tables;
   CUNP_HD bool accept(draw_t<width>) const { return true; }
   CUNP_HD T value(draw_t<width> x) const {
     if constexpr (width == 64) {
       return mul_rn(scale, -log_exact(1.0 - unit_double_rule{}.value(x)));
     } else {  // in float32 (1 - u exact), scaled in float64
-      const float e = -log_exact(1.0f - float(x >> 8) * 0x1p-24f);
+      const float e = -log_exact(1.0f - float(x >> 8) * 0x1p-24f, tables->log);
       return static_cast<T>(mul_rn(scale, double(e)));
     }
   }
@@ -118,21 +126,20 @@ template <class T> struct exponential_rule {
 /// precision by exact_math.hpp (NumPy draws by ziggurat, whose draws per element vary).
 template <class T> struct normal_pair_rule {
   static constexpr int draws = std::is_same_v<T, double> ? 2 : 1;  // 64-bit draws a pair takes
+  static constexpr bool takes_tables = draws == 1;
   double loc, scale;
+  const transform_tables_t* tables = &transform_tables;
   CUNP_HD void values(std::uint64_t x1, std::uint64_t x2, T* z) const {
-    using R = T;  // float32 results compute in float32 (the loc and scale step in float64)
-    R u1, u2;
+    T r, sn, cs;  // float32 results compute in float32 (the loc and scale step in float64)
     if constexpr (draws == 2) {
-      u1 = 1.0 - unit_double_rule{}.value(x1);
-      u2 = unit_double_rule{}.value(x2);
+      r = std::sqrt(mul_rn(-2.0, log_exact(1.0 - unit_double_rule{}.value(x1))));
+      sincospi_exact(mul_rn(2.0, unit_double_rule{}.value(x2)), &sn, &cs);
     } else {
-      u1 = 1.0f - float(std::uint32_t(x1) >> 8) * 0x1p-24f;
-      u2 = float(std::uint32_t(x1 >> 32) >> 8) * 0x1p-24f;
+      const float u1 = 1.0f - float(std::uint32_t(x1) >> 8) * 0x1p-24f;
+      r = sqrt_exact(mul_rn(-2.0f, log_exact(u1, tables->log)));
+      sincos_turn(std::uint32_t(x1 >> 32), tables->turn, &sn, &cs);  // u2: the top 24 bits
     }
-    const R r = std::sqrt(mul_rn(R(-2), log_exact(u1)));
-    R sn, cs;
-    sincospi_exact(mul_rn(R(2), u2), &sn, &cs);
-    const R z0 = mul_rn(r, cs), z1 = mul_rn(r, sn);
+    const T z0 = mul_rn(r, cs), z1 = mul_rn(r, sn);
     if (loc == 0 && scale == 1) {  // standard_normal: no step through float64 for float32
       z[0] = z0, z[1] = z1;
     } else {

@@ -13,6 +13,7 @@
 
 #include "cunp/config.hpp"
 #include "cunp/detail/core/math.hpp"
+#include "cunp/detail/random/transform_tables.hpp"
 
 namespace cunp::detail {
 
@@ -131,8 +132,9 @@ CUNP_HD inline void sincospi_exact(double y, double* sin_out, double* cos_out) {
   quarter_turns(static_cast<int>(k), mul_rn(ps, r), pc, sin_out, cos_out);
 }
 
-// The float32 forms, for float32 results: the same steps in float with fewer terms (float32
-// math runs at twice float64's rate on a GPU, and these fills are bound by it).
+// The float32 forms, for float32 results, in float32 (twice float64's rate on a GPU, and these
+// fills are bound by their instructions): a log from a table, sin and cos of a turn's fraction
+// from its integer.
 CUNP_HD inline float fma_exact(float a, float b, float c) {
 #if defined(__CUDA_ARCH__)
   return __fmaf_rn(a, b, c);
@@ -148,42 +150,57 @@ CUNP_HD inline float add_exact(float a, float b) {
 #endif
 }
 
-/// log(x) for 0 < x <= 1, x normal (down to 2^-24 here): the series to s^11.
-CUNP_HD inline float log_exact(float x) {
-  std::uint32_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
-  int e = int((bits >> 23) & 0xff) - 127;
-  bits = (bits & 0x007fffffu) | 0x3f800000u;
-  float m;
-  std::memcpy(&m, &bits, sizeof m);
-  if (m > 0x1.6a09e6p+0f) {
-    m = mul_rn(m, 0.5f);
-    ++e;
-  }
-  const float s = (m - 1.0f) / add_exact(m, 1.0f);
-  const float z = mul_rn(s, s);
-  constexpr float c[] = {0x1.555556p-1f, 0x1.99999ap-2f, 0x1.24924ap-2f, 0x1.c71c72p-3f,
-                         0x1.745d18p-3f};
-  float p = c[4];
-  for (int k = 3; k >= 0; --k) p = fma_exact(p, z, c[k]);
-  const float log_m = fma_exact(mul_rn(s, z), p, mul_rn(2.0f, s));
-  constexpr float ln2f_hi = 0x1.62e4p-1f, ln2f_lo = 0x1.7f7d1cp-20f;
-  return fma_exact(float(e), ln2f_hi, fma_exact(float(e), ln2f_lo, log_m));
+/// log(x) for 0 < x <= 1, x normal (down to 2^-24 here), glibc logf's reduction in float32:
+/// x = 2^k z with z in [0.70, 1.40), an interval of z with centre c from `table`
+/// (transform_tables.hpp, or a GPU block's copy of it in shared memory), and
+/// log z = log c + log1p(r), r = z/c - 1 in one rounding, |r| < 2^-8, by its series to r^4.
+/// No division: the GPU's IEEE division is a dozen instructions and a slow path.
+CUNP_HD inline float log_exact(float x, const logf_entry* table) {
+  std::uint32_t ix;
+  std::memcpy(&ix, &x, sizeof ix);
+  const std::uint32_t tmp = ix - logf_offset;
+  const int k = static_cast<int>(tmp) >> 23;  // the exponent, arithmetic shift
+  const logf_entry c = table[(tmp >> (23 - logf_table_bits)) & ((1u << logf_table_bits) - 1)];
+  const std::uint32_t iz = ix - (tmp & 0xff800000u);
+  float z;
+  std::memcpy(&z, &iz, sizeof z);
+  const float r = fma_exact(z, c.invc, -1.0f);
+  const float q = fma_exact(fma_exact(r, -0.25f, 0x1.555556p-2f), r, -0.5f);
+  const float log1p_r = fma_exact(q, mul_rn(r, r), r);
+  constexpr float ln2f_hi = 0x1.62e4p-1f, ln2f_lo = 0x1.7f7d1cp-20f;  // k * ln2f_hi exact
+  const float kf = static_cast<float>(k);
+  return add_exact(fma_exact(kf, ln2f_hi, c.logc), fma_exact(kf, ln2f_lo, log1p_r));
 }
 
-/// sin(pi y) and cos(pi y) for 0 <= y < 2, the series to r^9 and r^10.
-CUNP_HD inline void sincospi_exact(float y, float* sin_out, float* cos_out) {
-  const float k = std::floor(fma_exact(y, 2.0f, 0.5f));
-  const float r = fma_exact(k, -0.5f, y);
-  const float r2 = mul_rn(r, r);
-  constexpr float sc[] = {0x1.921fb6p+1f, -0x1.4abbcep+2f, 0x1.466bc6p+1f, -0x1.32d2ccp-1f,
-                          0x1.507834p-4f};
-  constexpr float cc[] = {0x1.0p+0f,       -0x1.3bd3ccp+2f, 0x1.03c1f0p+2f, -0x1.55d3c8p+0f,
-                          0x1.e1f506p-3f,  -0x1.a6d1f2p-6f};
-  float ps = sc[4], pc = cc[5];
-  for (int j = 3; j >= 0; --j) ps = fma_exact(ps, r2, sc[j]);
-  for (int j = 4; j >= 0; --j) pc = fma_exact(pc, r2, cc[j]);
-  quarter_turns(static_cast<int>(k), mul_rn(ps, r), pc, sin_out, cos_out);
+/// sqrt(x), correctly rounded as the host's std::sqrt, for x = 0 and normal x: on a GPU,
+/// CUDA's own sqrt.rn steps (the reciprocal square root's estimate, one correction) without its
+/// branch to the slow path for subnormal, infinite, negative and NaN input.
+CUNP_HD inline float sqrt_exact(float x) {
+#if defined(__CUDA_ARCH__) && defined(CUNP_FAST_SQRT)
+  float y;
+  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+  const float s = __fmul_rn(x, y), h = __fmul_rn(0.5f, y);
+  return x > 0 ? __fmaf_rn(__fmaf_rn(-s, s, x), h, s) : 0.0f;
+#else
+  return std::sqrt(x);
+#endif
+}
+
+/// cos and sin of the angle 2 pi (w >> 8) / 2^24 (the top 24 bits of w, a fraction of a turn):
+/// the arc of `table` (transform_tables.hpp) that the top 8 bits pick, then the angle d from
+/// its centre, |d| <= pi / 256, by cos d = 1 - d^2/2 and sin d = d - d^3/6 (the next terms are
+/// below 1e-9) and the sum formulas. No quadrant logic: the table covers the whole circle.
+CUNP_HD inline void sincos_turn(std::uint32_t w, const turn_entry* table, float* sin_out,
+                                float* cos_out) {
+  constexpr float step = 0x1.921fb6p-30f;  // pi / 2^31 in float32: an angle per unit of w
+  const turn_entry c = table[w >> (32 - turn_table_bits)];
+  // (w's bits below the arc's, their half-arc subtracted in one rounding: -2^23 step is exact)
+  const float d = fma_exact(static_cast<float>(w & 0x00ffff00u), step, mul_rn(-0x1p23f, step));
+  const float d2 = mul_rn(d, d);
+  const float sin_d = fma_exact(mul_rn(d2, d), -0x1.555556p-3f, d);
+  const float cos_d_less_one = mul_rn(d2, -0.5f);
+  *cos_out = fma_exact(-c.sin, sin_d, fma_exact(c.cos, cos_d_less_one, c.cos));
+  *sin_out = fma_exact(c.cos, sin_d, fma_exact(c.sin, cos_d_less_one, c.sin));
 }
 
 }  // namespace cunp::detail

@@ -41,10 +41,15 @@ inline constexpr std::int64_t random_tile = std::int64_t(random_threads) * rando
 
 /// Blocks of a fill over `items` (draws or pairs): one resident wave (8 blocks of 256 threads an
 /// SM), so that each thread's first jump, O(log t) multiplications, is paid over many draws.
-inline unsigned fill_grid(int dev, std::int64_t items) {
+inline unsigned fill_grid(int dev, std::int64_t items, int blocks_per_sm = 8) {
   const std::int64_t want = (items + block_threads - 1) / block_threads;
-  return static_cast<unsigned>(std::clamp<std::int64_t>(want, 1, std::int64_t(sm_count(dev)) * 8));
+  return static_cast<unsigned>(
+      std::clamp<std::int64_t>(want, 1, std::int64_t(sm_count(dev)) * blocks_per_sm));
 }
+#ifndef CUNP_PAIR_MIN_BLOCKS
+#define CUNP_PAIR_MIN_BLOCKS 6
+#endif
+inline constexpr int pair_blocks_per_sm = CUNP_PAIR_MIN_BLOCKS;
 
 /// Where a call's draws start: the generator's draws by index (pcg64_draws, philox_draws),
 /// whether the buffered half comes first (lead), and the stride between one thread's draws.
@@ -55,6 +60,30 @@ template <class Draws> struct draw_origin {
   int lead;
   std::uint32_t lead_bits;
 };
+
+/// A fill kernel's copy of the tables its rule reads (takes_tables), or nothing.
+struct no_tables {};
+template <class Rule>
+using tables_param = std::conditional_t<takes_tables<Rule>, transform_tables_t, no_tables>;
+template <class Rule> tables_param<Rule> tables_for() {
+  if constexpr (takes_tables<Rule>) return transform_tables;
+  else return {};
+}
+
+/// Points the rule at a copy of its tables in shared memory: a lookup in the kernel's parameter
+/// space serialises a warp's different indices. Every thread of the block calls it.
+template <class Rule>
+__device__ __forceinline__ void stage_tables(Rule& rule, const tables_param<Rule>& tables) {
+  if constexpr (takes_tables<Rule>) {
+    constexpr int words = int(sizeof(transform_tables_t) / sizeof(std::uint64_t));
+    __shared__ transform_tables_t shared;
+    const auto* from = reinterpret_cast<const std::uint64_t*>(&tables);
+    auto* to = reinterpret_cast<std::uint64_t*>(&shared);
+    for (int i = int(threadIdx.x); i < words; i += int(blockDim.x)) to[i] = from[i];
+    __syncthreads();
+    rule.tables = &shared;
+  }
+}
 
 /// Piece j of the 32-bit draw u, as a draw of Width bits.
 template <int Width> __device__ __forceinline__ draw_t<Width> piece(std::uint32_t u, int j) {
@@ -137,7 +166,9 @@ __device__ __forceinline__ void emit_fixed(T* out, std::int64_t n, std::int64_t 
 
 template <class T, class Draws, class Rule>
 CUNP_KERNEL void fixed_fill_kernel(T* out, std::int64_t n, std::int64_t draws,
-                                   draw_origin<Draws> o, bool aligned, Rule rule) {
+                                   draw_origin<Draws> o, bool aligned, Rule rule,
+                                   tables_param<Rule> tables) {
+  stage_tables(rule, tables);
   const std::int64_t t = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
   const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
   if constexpr (Rule::width < 64) {
@@ -336,26 +367,39 @@ CUNP_KERNEL void __launch_bounds__(random_threads, 3)
 }
 
 /// Pair k of a pair rule from 64-bit draws Rule::draws * k (and the next), a thread's pairs a
-/// grid's width apart.
+/// grid's width apart; the loop writes whole pairs, and an odd n's last element comes after it.
 template <class T, class Draws, class Rule>
-CUNP_KERNEL void pair_fill_kernel(T* out, std::int64_t n, std::int64_t pairs,
-                                  draw_origin<Draws> o, Rule rule) {
+CUNP_KERNEL void __launch_bounds__(random_threads, pair_blocks_per_sm)
+    pair_fill_kernel(T* out, std::int64_t n, draw_origin<Draws> o, Rule rule,
+                                  tables_param<Rule> tables) {
+  stage_tables(rule, tables);
   const std::int64_t t = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
   const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
-  if (t >= pairs) return;
+  if (t >= (n + 1) / 2) return;
   const Draws d = o.draws;
   const auto stride = o.stride;
   auto s = d.at(t * Rule::draws);
   const auto one = d.stride(1);  // from a pair's first draw to its second
-  for (std::int64_t k = t; k < pairs; k += step) {
+  const auto pair = [&](T* z) {
     const std::uint64_t x1 = d.value(s);
-    const std::uint64_t x2 = Rule::draws == 2 ? d.value(Draws::next(s, one)) : x1;
-    T z[2];
-    rule.values(x1, x2, z);
-    // (two stores: one 8-byte store of a float32 pair ran 3% slower on an H100, RESULTS.md)
-    out[2 * k] = z[0];
-    if (2 * k + 1 < n) out[2 * k + 1] = z[1];
+    rule.values(x1, Rule::draws == 2 ? d.value(Draws::next(s, one)) : x1, z);
     s = Draws::next(s, stride);
+  };
+  // The whole pairs this thread writes, in an int: a step is at least 256 pairs, and no device
+  // holds 2^40 elements.
+  const std::int64_t whole = n / 2;
+  const int count = t < whole ? int((whole - 1 - t) / step + 1) : 0;
+  T z[2];
+  T* p = out + 2 * t;
+  for (int i = 0; i < count; ++i, p += 2 * step) {
+    pair(z);
+    // (two stores: one 8-byte store of a float32 pair ran 3% slower on an H100, RESULTS.md)
+    p[0] = z[0];
+    p[1] = z[1];
+  }
+  if (2 * (t + count * step) + 1 == n) {
+    pair(z);
+    p[0] = z[0];
   }
 }
 
@@ -386,8 +430,8 @@ void random_fill(cuda_backend, const ndarray<T>& out, Engine& s, const Rule& rul
     o.stride = draws_in.stride(std::uint64_t(grid) * cuda::block_threads);
     const bool aligned =
         reinterpret_cast<std::uintptr_t>(out.data()) % cuda::bytes_per_draw<T, Rule> == 0;
-    cuda::fixed_fill_kernel<<<grid, cuda::block_threads, 0, on.stream>>>(out.data(), n, draws, o,
-                                                                          aligned, rule);
+    cuda::fixed_fill_kernel<<<grid, cuda::block_threads, 0, on.stream>>>(
+        out.data(), n, draws, o, aligned, rule, cuda::tables_for<Rule>());
     CUNP_CUDA_CHECK_LAUNCH("fixed_fill_kernel");
     skip_draws(s, W, std::uint64_t(n));
     return;
@@ -456,11 +500,12 @@ template <class T, class Engine, class Rule>
 void random_pairs(cuda_backend, const ndarray<T>& out, Engine& s, const Rule& rule) {
   const std::int64_t n = out.size(), pairs = (n + 1) / 2;
   const cuda::on_device on(out.device());
-  const unsigned grid = cuda::fill_grid(on.dev, pairs);
+  const unsigned grid = cuda::fill_grid(on.dev, pairs, cuda::pair_blocks_per_sm);
   const auto draws_in = draws_of(s);
   const cuda::draw_origin<decltype(draws_of(s))> o{
       draws_in, draws_in.stride(std::uint64_t(grid) * cuda::block_threads * Rule::draws), 0, 0};
-  cuda::pair_fill_kernel<<<grid, cuda::block_threads, 0, on.stream>>>(out.data(), n, pairs, o, rule);
+  cuda::pair_fill_kernel<<<grid, cuda::block_threads, 0, on.stream>>>(out.data(), n, o, rule,
+                                                                       cuda::tables_for<Rule>());
   CUNP_CUDA_CHECK_LAUNCH("pair_fill_kernel");
   skip_draws(s, 64, std::uint64_t(pairs) * Rule::draws);
 }
