@@ -128,6 +128,7 @@ template <class T> struct normal_pair_rule {
   static constexpr int draws = std::is_same_v<T, double> ? 2 : 1;  // 64-bit draws a pair takes
   static constexpr bool takes_tables = draws == 1;
   double loc, scale;
+  bool standard = loc == 0 && scale == 1;  // no step through float64 for float32 (tested once)
   const transform_tables_t* tables = &transform_tables;
   CUNP_HD void values(std::uint64_t x1, std::uint64_t x2, T* z) const {
     T r, sn, cs;  // float32 results compute in float32 (the loc and scale step in float64)
@@ -140,7 +141,7 @@ template <class T> struct normal_pair_rule {
       sincos_turn(std::uint32_t(x1 >> 32), tables->turn, &sn, &cs);  // u2: the top 24 bits
     }
     const T z0 = mul_rn(r, cs), z1 = mul_rn(r, sn);
-    if (loc == 0 && scale == 1) {  // standard_normal: no step through float64 for float32
+    if (standard) {
       z[0] = z0, z[1] = z1;
     } else {
       z[0] = static_cast<T>(mul_add_unfused(scale, double(z0), loc));

@@ -176,7 +176,7 @@ CUNP_HD inline float log_exact(float x, const logf_entry* table) {
 /// CUDA's own sqrt.rn steps (the reciprocal square root's estimate, one correction) without its
 /// branch to the slow path for subnormal, infinite, negative and NaN input.
 CUNP_HD inline float sqrt_exact(float x) {
-#if defined(__CUDA_ARCH__) && defined(CUNP_FAST_SQRT)
+#if defined(__CUDA_ARCH__)
   float y;
   asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
   const float s = __fmul_rn(x, y), h = __fmul_rn(0.5f, y);

@@ -39,17 +39,17 @@ inline constexpr int random_threads = 256;
 inline constexpr int random_items = 16;
 inline constexpr std::int64_t random_tile = std::int64_t(random_threads) * random_items;
 
-/// Blocks of a fill over `items` (draws or pairs): one resident wave (8 blocks of 256 threads an
-/// SM), so that each thread's first jump, O(log t) multiplications, is paid over many draws.
+/// Blocks of a fill over `items` (draws or pairs): one resident wave (blocks_per_sm blocks of 256
+/// threads an SM, as many as the kernel's registers allow), so that each thread's first jump,
+/// O(log t) multiplications, is paid over many draws.
 inline unsigned fill_grid(int dev, std::int64_t items, int blocks_per_sm = 8) {
   const std::int64_t want = (items + block_threads - 1) / block_threads;
   return static_cast<unsigned>(
       std::clamp<std::int64_t>(want, 1, std::int64_t(sm_count(dev)) * blocks_per_sm));
 }
-#ifndef CUNP_PAIR_MIN_BLOCKS
-#define CUNP_PAIR_MIN_BLOCKS 6
-#endif
-inline constexpr int pair_blocks_per_sm = CUNP_PAIR_MIN_BLOCKS;
+/// Blocks an SM of the pair fill: the registers it takes (45) allow five, and a grid of five an
+/// SM runs in one wave (RESULTS.md: six, at 40 registers, ran 2% slower).
+inline constexpr int pair_blocks_per_sm = 5;
 
 /// Where a call's draws start: the generator's draws by index (pcg64_draws, philox_draws),
 /// whether the buffered half comes first (lead), and the stride between one thread's draws.
@@ -371,7 +371,7 @@ CUNP_KERNEL void __launch_bounds__(random_threads, 3)
 template <class T, class Draws, class Rule>
 CUNP_KERNEL void __launch_bounds__(random_threads, pair_blocks_per_sm)
     pair_fill_kernel(T* out, std::int64_t n, draw_origin<Draws> o, Rule rule,
-                                  tables_param<Rule> tables) {
+                     tables_param<Rule> tables) {
   stage_tables(rule, tables);
   const std::int64_t t = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x;
   const std::int64_t step = std::int64_t(gridDim.x) * blockDim.x;
