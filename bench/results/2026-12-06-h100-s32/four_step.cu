@@ -6,8 +6,10 @@
 // Times, CUDA events, median of 21 after 3 warm-ups: the single 2^24 plan, the batch with
 // natural and with strided output, the multiply pass alone, and pass A for N1 = 16 (a 16-point
 // DFT a thread) and for N1 = 4096 (pass_a4096: 4 columns a block; pass_a4096_cluster: 8
-// columns over a cluster of 2 or 4 blocks), checked against the single plan's result. Calls 2
-// to 4 ran its forms as they were then; this file is the last (call 4; ncu of it in call 5).
+// columns over a cluster of 2 or 4 blocks; pass_a4096_cluster_smem: the same with its twiddle
+// table in shared memory), checked against the single plan's result. Calls 2 to 4 ran its forms
+// as they were then (ncu of call 4's in call 5); the thirty-fourth session ran this file
+// (results/2026-12-07-h100-s34/c1_fft.txt).
 // Build: nvcc -O3 -arch=sm_90 -std=c++17 four_step.cu -lcufft -o four_step
 #include <cuComplex.h>
 #include <cuda_runtime.h>
@@ -264,6 +266,75 @@ pass_a4096_cluster(const float2* __restrict__ x, const float* __restrict__ w,
   }
 }
 
+// As pass_a4096_cluster, with the W_4096 table in shared memory and W_N^b (b < 4096) by a
+// polynomial: no twiddle read through L1.
+template <int CL>
+__global__ void __cluster_dims__(CL, 1, 1) __launch_bounds__(2048 / CL, CL / 2)
+pass_a4096_cluster_smem(const float2* __restrict__ x, const float* __restrict__ w,
+                   float2* __restrict__ y, const float2* __restrict__ coarse,
+                   const float2* __restrict__ fine, bool window) {
+  namespace cg = cooperative_groups;
+  using C = cluster_shape<CL>;
+  constexpr int A = C::A, T = 256 / CL;
+  extern __shared__ float2 S[];
+  float2* tw = S + 8 * C::stride;  // W_4096^k, copied from coarse
+  for (int i = threadIdx.x; i < 4096; i += blockDim.x) tw[i] = coarse[i];
+  __syncthreads();
+  const auto p1 = [](int i) { return i + (i >> 8); };
+  const auto p2 = [](int i) { return i + i / (16 * A); };
+  cg::cluster_group cluster = cg::this_cluster();
+  const int rank = int(cluster.block_rank());
+  const int tid = threadIdx.x, cc = tid % 8, r = tid / 8;
+  const int n2 = (blockIdx.x / CL) * 8 + cc;
+  float2 v[16];
+  cluster.sync();  // every block running before any writes into another
+  {
+    const int t = rank * T + r;
+#pragma unroll
+    for (int j = 0; j < 16; ++j) {
+      const long i = long(t + 256 * j) * 4096 + n2;
+      const float2 u = x[i];
+      const float s = window ? w[i] : 1.f;
+      v[j] = make_float2(u.x * s, u.y * s);
+    }
+    dft16(v);
+#pragma unroll
+    for (int a = 0; a < 16; ++a) {
+      const float2 z = a == 0 ? v[a] : cmul(v[a], tw[t * a]);
+      float2* dst = cluster.map_shared_rank(S, a / A) + cc * C::stride;
+      dst[p1((a % A) * 256 + t)] = z;
+    }
+  }
+  cluster.sync();
+  float2* col = S + cc * C::stride;
+  {
+    const int s = r % 16, a = r / 16;  // a: local, 0 .. A - 1
+#pragma unroll
+    for (int m = 0; m < 16; ++m) v[m] = col[p1(a * 256 + s + 16 * m)];
+    dft16(v);
+    __syncthreads();
+#pragma unroll
+    for (int q = 0; q < 16; ++q)
+      col[p2(s * 16 * A + q * A + a)] = q == 0 ? v[q] : cmul(v[q], tw[16 * s * q]);
+  }
+  __syncthreads();
+  {
+    const int a = r % A, q = r / A;
+#pragma unroll
+    for (int s = 0; s < 16; ++s) v[s] = col[p2(s * 16 * A + q * A + a)];
+    dft16(v);
+#pragma unroll
+    for (int rr = 0; rr < 16; ++rr) {
+      const int k1 = rank * A + a + 16 * q + 256 * rr;
+      const int m = n2 * k1;
+      // W_N^(m & 4095): an angle under 2 pi 2^-12, by its Taylor terms (error < 1e-12)
+      const float th = -6.28318530718f / 16777216.f * float(m & 4095), t2 = th * th;
+      const float2 f = make_float2(1.f - t2 * (0.5f - t2 * (1.f / 24)), th * (1.f - t2 * (1.f / 6)));
+      y[long(k1) * 4096 + n2] = cmul(v[rr], cmul(tw[m >> 12], f));
+    }
+  }
+}
+
 int main() {
   const long N = 1L << 24;
   float2 *x, *y, *z, *ref;
@@ -371,8 +442,8 @@ int main() {
     auto run = [&](auto kernel, int cols, const char* name) {
       // cols < 0: the cluster kernel over -cols blocks for 8 columns
       const int cl = cols < 0 ? -cols : 0;
-      const int smem = cl == 2   ? 8 * cluster_shape<2>::stride * 8
-                       : cl == 4 ? 8 * cluster_shape<4>::stride * 8
+      const int smem = cl == 2   ? 8 * cluster_shape<2>::stride * 8 + 4096 * 8
+                       : cl == 4 ? 8 * cluster_shape<4>::stride * 8 + 4096 * 8
                                  : cols * (4096 + 16 + 4) * 8;
       CK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem));
       const int grid = cl ? 512 * cl : 4096 / cols, block = cl ? 2048 / cl : cols * 256;
@@ -397,6 +468,8 @@ int main() {
       multiply<<<132 * 16, 256>>>(x, w, z, N);
       cufftExecC2C(single, (cufftComplex*)z, (cufftComplex*)ref, CUFFT_FORWARD);
     };
+    run(pass_a4096_cluster_smem<4>, -4, "8 columns a cluster of 4 blocks, twiddles in shared memory");
+    run(pass_a4096_cluster_smem<2>, -2, "8 columns a cluster of 2 blocks, twiddles in shared memory");
     run(pass_a4096_cluster<2>, -2, "8 columns a cluster of 2 blocks (1024 threads each)");
     run(pass_a4096_cluster<4>, -4, "8 columns a cluster of 4 blocks (512 threads each)");
     run(pass_a4096<4>, 4, "4 columns a block (1024 threads)");
