@@ -335,7 +335,7 @@ TEST_CASE("GPU transforms equal the cpu's on lengths whose plans differ", "[fft]
 }
 
 TEST_CASE("fft of a long 1-d expression reads its operands inside the transform", "[fft][gpu]") {
-  // The CUDA backend's four-step split (2^22 to 2^27 points, complex64 on sm_90 and later): the
+  // The CUDA backend's four-step split (2^22 to 2^24 points, complex64 on sm_90 and later): the
   // expression evaluated in the column pass, the norm's factor with it. Against the cpu's
   // transform of the evaluated expression, for every norm, a strided operand and a real one.
   using C = cunp::complex64;

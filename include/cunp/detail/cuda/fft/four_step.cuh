@@ -32,11 +32,12 @@ constexpr int col_items = 256 * half + 16;   // a column's share, with a pad eve
 constexpr int col_stride = col_items + 2;    // = 2 (mod 16): columns on other banks
 constexpr std::size_t smem_bytes = (std::size_t(cols) * col_stride + n1) * sizeof(float2);
 
-/// The lengths N this route takes: powers of two from 2^22 to 2^27 (N2 from 1024, so that
-/// pass A fills the GPU; to 32768, so that its indices stay in 32 bits). bench_fft's fused rows
-/// time both routes over these sizes.
+/// The lengths N this route takes: powers of two from 2^22 to 2^24, where it was measured
+/// faster than evaluating first (bench_fft's fused rows on an H100: 0.90x the two steps' time at
+/// 2^22, 0.78x at 2^24; 2^23, between them, not timed). At 2^26 it took 1.43x their time (not
+/// analysed); 2^20 was not timed.
 inline bool takes_length(index_t n) {
-  return n >= (index_t(1) << 22) && n <= (index_t(1) << 27) && (n & (n - 1)) == 0;
+  return n >= (index_t(1) << 22) && n <= (index_t(1) << 24) && (n & (n - 1)) == 0;
 }
 
 __device__ inline float2 cmul(float2 a, float2 b) {
@@ -197,9 +198,10 @@ template <class K> bool ready(int dev, K kernel) {
   return s == 1;
 }
 
-/// The four steps for the 1-d expression e of n = 4096 2^k points (3 <= k <= 15), scaled by
-/// `scale`, on a device where ready() holds; nullopt for an operand that reaches 2^31 elements
-/// or more (pass A counts in 32 bits).
+/// The four steps for the 1-d expression e of n = 4096 2^k points (3 <= k <= 15, any length
+/// the kernel can count; fft() takes fewer), scaled by `scale`; nullopt on a device or binary
+/// without clusters (ready), or for an operand that reaches 2^31 elements or more (pass A counts
+/// in 32 bits).
 template <class E>
 std::optional<ndarray<std::complex<float>>> run(const E& e, double scale) {
   using C = std::complex<float>;
@@ -208,6 +210,7 @@ std::optional<ndarray<std::complex<float>>> run(const E& e, double scale) {
   const auto kernel = kernel_for<E>;
   const index_t n = e.shape()[0];
   const int dev = e.device().index();
+  if (!ready(dev, kernel)) return std::nullopt;
   const ndarray<C> y({n}, e.device());  // pass A's output, cuFFT's input
   const bound_expr<E> b(y, e);
   expression_load<N, Tree> load{b.tree, {}, {}, static_cast<float>(scale)};
@@ -248,17 +251,13 @@ std::optional<ndarray<std::complex<float>>> run(const E& e, double scale) {
   return out;
 }
 
-/// Whether this route runs fft of a 1-d expression of type E and n points on device dev.
-template <class E> bool takes(index_t n, int dev) {
-  return takes_length(n) && ready(dev, kernel_for<E>);
-}
-
 /// The 1-d expression e's forward transform, scaled by `scale`, through the four steps; nullopt
-/// where this route does not take it (its length, or a GPU or binary without clusters).
+/// where this route does not take it (its length, a GPU or binary without clusters, an operand
+/// out of 32-bit reach).
 template <class E>
 std::optional<ndarray<std::complex<float>>> fft(const E& e, double scale) {
-  if (!takes<E>(e.shape()[0], e.device().index())) return std::nullopt;
-  return run(e, scale);  // (nullopt for an operand out of 32-bit reach)
+  if (!takes_length(e.shape()[0])) return std::nullopt;
+  return run(e, scale);
 }
 
 }  // namespace cunp::detail::cuda::four_step
