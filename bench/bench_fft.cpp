@@ -6,8 +6,8 @@
 // joins with cupy_fft.py's output. GB/s counts the bytes a transform must move at least (its input
 // read once and its output written once) against the copy ceiling of the same run. host_us is the
 // host time of a call that hits the plan cache; plan/cunp/... times a call that has to make its
-// plan (the cache cleared before each). fused/... is fft(a * window), the window applied in the
-// copy cuFFT reads. fft_cpu rows time the cpu backend (host time per call; NumPy's in cupy_fft.py
+// plan (the cache cleared before each). fused/... is fft(a * window) by each route
+// (fused_window). fft_cpu rows time the cpu backend (host time per call; NumPy's in cupy_fft.py
 // is the peer).
 #include <cufft.h>
 
@@ -71,12 +71,22 @@ void fftn_c64(State& s) {
   gpu_loop(s, {moved<c64, c64>(x.size(), x.size()), against::copy_ceiling, true},
            [&] { consume(cunp::fft::fftn(x)); });
 }
-void fused_window(State& s) {
-  const index_t n = index_t(1) << 24;
+/// fft(a * window) of n points: the library's route (cunp), the expression evaluated first and
+/// then transformed (two_step), and the four-step split called directly (four_step: also at
+/// lengths the library leaves to the two steps).
+enum class fused_route { cunp, two_step, four_step };
+void fused_window(State& s, index_t n, fused_route route) {
   const auto x = input<c64>({n});
   const auto window = input<float>({n});
+  const auto run = [&] {
+    switch (route) {
+      case fused_route::cunp: return cunp::fft::fft(x * window);
+      case fused_route::two_step: return cunp::fft::fft(ndarray<c64>(x * window));
+      default: return *cunp::detail::cuda::four_step::run(x * window, 1.0);
+    }
+  };
   gpu_loop(s, {moved<c64, c64>(n, n) + double(n) * sizeof(float), against::copy_ceiling, true},
-           [&] { consume(cunp::fft::fft(x * window)); });
+           [&] { consume(run()); });
 }
 /// A call that makes its plan: the plan cache emptied before each (untimed).
 void plan_c64(State& s) {
@@ -203,7 +213,14 @@ void register_benchmarks() {
   gpu("fft/cunp/complex64/1000003", [](State& s) { fft_1d(s, -1, {p}); });
   gpu("fft/raw/complex64/1000003", [](State& s) { raw<c64, c64>(s, 1, {p}, CUFFT_C2C, 1, p, p); });
   gpu("fft/raw_plan1d/complex64/1000003", raw_plan1d_prime);
-  gpu("fused/cunp/complex64/16777216", fused_window);
+  for (const int log2n : {20, 22, 24, 26}) {
+    const index_t n = index_t(1) << log2n;
+    const std::string tail = "/complex64/" + std::to_string(n);
+    if (log2n != 24) gpu("fft/cunp" + tail, [n](State& s) { fft_1d(s, -1, {n}); });
+    gpu("fused/cunp" + tail, [n](State& s) { fused_window(s, n, fused_route::cunp); });
+    gpu("fused/two_step" + tail, [n](State& s) { fused_window(s, n, fused_route::two_step); });
+    gpu("fused/four_step" + tail, [n](State& s) { fused_window(s, n, fused_route::four_step); });
+  }
   RegisterBenchmark("plan/cunp/complex64/16777216", plan_c64)->Iterations(5)->UseRealTime();
   const auto host = cunp::asarray(random_values<c64>(std::size_t(n24)), {n24}, cunp::cpu);
   RegisterBenchmark("fft_cpu/cunp/complex64/16777216", [host](State& s) {

@@ -519,6 +519,56 @@ TEST_CASE("cub_call sizes CUB's scratch and takes it from the pool", "[memory][g
   });
 }
 
+TEST_CASE("the thread's block cache: a freed block is reused, the oldest go back to the pool",
+          "[memory][gpu]") {
+  on_every_backend([](cunp::device dev) {
+    if (dev.is_cpu()) return;
+    using cache = cu::block_cache;
+    auto& mine = cu::thread_block_cache();
+    cunp::empty_cache(dev);
+    REQUIRE(mine.cached_bytes() == 0);
+    const auto floats = [](std::size_t bytes) { return index_t(bytes / sizeof(float)); };
+    const void* small = cunp::empty<float>({floats(1 << 20)}, dev).data();  // freed at once
+    REQUIRE(mine.cached_bytes() == std::size_t(1) << 20);
+    REQUIRE(cunp::empty<float>({floats(1 << 20)}, dev).data() == small);  // the same block again
+    REQUIRE(cunp::memory_stats(dev).cached_bytes >= mine.cached_bytes());
+
+    // One more of the largest block than the cache holds, freed oldest first: the first freed
+    // (and the small block before it) go back to the pool, the newest comes out first.
+    const std::size_t n = cache::max_bytes / cache::max_block + 1;
+    std::vector<cunp::ndarray<float>> big;
+    std::vector<const void*> at;
+    for (std::size_t i = 0; i < n; ++i) {
+      big.push_back(cunp::empty<float>({floats(cache::max_block)}, dev));
+      at.push_back(big.back().data());
+    }
+    for (auto& b : big) b = cunp::ndarray<float>();
+    REQUIRE(mine.cached_bytes() == cache::max_bytes);
+    REQUIRE(mine.take(dev.index(), cache::max_block) == at[n - 1]);
+    REQUIRE(mine.take(dev.index(), cache::max_block) == at[n - 2]);
+    REQUIRE(mine.take(dev.index(), std::size_t(1) << 20) == nullptr);  // evicted
+    // (the two taken are the test's now: give them back as the pool's own free would)
+    cu::free_on(dev.index(), const_cast<void*>(at[n - 1]), cudaStreamPerThread);
+    cu::free_on(dev.index(), const_cast<void*>(at[n - 2]), cudaStreamPerThread);
+    REQUIRE(mine.cached_bytes() == cache::max_bytes - 2 * cache::max_block);
+
+    // A block over the largest kept goes straight back to the pool.
+    const std::size_t before = mine.cached_bytes();
+    (void)cunp::empty<float>({floats(cache::max_block) + 1}, dev);
+    REQUIRE(mine.cached_bytes() == before);
+    // On another stream nothing is kept.
+    {
+      cunp::stream s(dev);
+      cunp::stream_guard g(s);
+      (void)cunp::empty<float>({floats(1 << 20)}, dev);
+    }
+    REQUIRE(mine.cached_bytes() == before);
+    cunp::empty_cache(dev);
+    REQUIRE(mine.cached_bytes() == 0);
+    cunp::synchronize(dev);
+  });
+}
+
 TEST_CASE("per-device caches take the real device count", "[memory][gpu][errors]") {
   on_every_backend([](cunp::device dev) {
     if (dev.is_cpu()) return;

@@ -127,6 +127,32 @@ ndarray<R> run_fft(const ndarray<T>& x, fft_request rq, fft::norm nm,
   return result;
 }
 
+/// The host backend has no fused route for fft of an expression: it evaluates it first.
+template <class C, class E>
+std::optional<ndarray<C>> fft_of_expression(host_backend, const E&, double) {
+  return std::nullopt;
+}
+
+/// fft(a) of an unevaluated 1-d expression `a` straight from its operands, where the backend has
+/// a route that reads them inside the transform (the CUDA backend's four-step split for
+/// complex64, detail/cuda/fft/four_step.cuh); nullopt where it has none, and the caller
+/// evaluates first. n other than the length, an out= or another shape take the general path.
+template <class C, class Backend, class A>
+std::optional<ndarray<C>> fused_fft(const A& a, std::optional<index_t> n, index_t axis,
+                                    fft::norm nm, const fft_out<C>& out) {
+  if constexpr (std::is_same_v<std::remove_cvref_t<A>, ndarray<fft_input_t<A>>>) {
+    return std::nullopt;  // an array: nothing to fuse
+  } else {
+    const shape_t& shape = a.shape();
+    if (out || shape.size() != 1 || (n && *n != shape[0]) || (axis != -1 && axis != 0) ||
+        shape[0] < 1)
+      return std::nullopt;
+    const double scale = fft_scale(nm, static_cast<double>(shape[0]), false);
+    return dispatch<Backend>(a.device(),
+                             [&](auto be) { return fft_of_expression<C>(be, a, scale); });
+  }
+}
+
 /// conj(a) as an array (hfft's input), a itself when it is real.
 template <class Backend, class A>
 auto conjugated(const A& a) {
@@ -171,6 +197,7 @@ template <class Backend = detail::compiled_backend, array_like A,
 [[nodiscard]] ndarray<C> fft(const A& a, std::optional<index_t> n = std::nullopt, index_t axis = -1,
                              norm nm = norm::backward,
                              const detail::fft_out<C>& out = std::nullopt) {
+  if (auto fused = detail::fused_fft<C, Backend>(a, n, axis, nm, out)) return std::move(*fused);
   const auto x = eval<Backend>(a);
   return detail::run_fft<C, Backend>(
       x, detail::one_axis_request(x.shape(), n, axis, detail::fft_kind::c2c), nm, out);
@@ -370,5 +397,6 @@ template <class Backend = detail::compiled_backend, array_like A>
 
 // The CUDA backend of this header, for nvcc TUs (cunp.hpp includes every one).
 #if defined(__CUDACC__)
+#include "cunp/detail/cuda/fft/four_step.cuh"
 #include "cunp/detail/cuda/fft/transform.cuh"
 #endif

@@ -175,8 +175,9 @@ CUNP_HD inline float log_exact(float x, const logf_entry* table) {
 /// sqrt(x) for the normal rule's inputs, 0 <= x < 34, rounded as the host's std::sqrt: on a GPU,
 /// CUDA's own sqrt.rn steps (the reciprocal square root's estimate, one correction) without its
 /// branch to a slow path. Over every normal float the steps alone differ from sqrt.rn on
-/// 1,831,424 inputs (a probe, RESULTS.md "float32 normals from two tables"), outside the range
-/// where sqrt.rn runs these steps; test_random's 2^22 GPU normals equal the host's bit for bit.
+/// 1,831,424 inputs, all below 2^-102 (probe sqrt_domain.cu, RESULTS.md "float32 normals from
+/// two tables"), where the rule's inputs (0, or 2^-23 and above) never fall; test_random's 2^22
+/// GPU normals equal the host's bit for bit.
 CUNP_HD inline float sqrt_exact(float x) {
 #if defined(__CUDA_ARCH__)
   float y;

@@ -44,47 +44,46 @@ inline void free_on(int dev, void* ptr, cudaStream_t st) noexcept {
   if (saved != dev) cudaSetDevice(saved);
 }
 
-/// Small blocks freed on this thread's default stream, reused by its next allocations of the same
-/// size without a driver call (cudaMallocFromPoolAsync + cudaFreeAsync cost the host ~1.6 us,
-/// a small element-wise op ~5 us in all). Reuse on the same stream is ordered after every kernel
-/// that used the block, as the pool's own reuse is. Blocks on other streams are not kept: a
-/// stream's handle may be reused after it is destroyed.
+/// Blocks freed on this thread's default stream, reused by its next allocations of the same size
+/// without a call into the pool. cudaMallocFromPoolAsync + cudaFreeAsync cost the host ~1.6 us
+/// and, being stream-ordered, the GPU ~1.2 us a call whatever the size (bench/RESULTS.md: a
+/// float16 matmul at 1024 was 0.93 of raw cuBLAS for that alone), so blocks up to 64 MiB are kept,
+/// at most 256 MiB a thread; the oldest go back to the pool first. Reuse on the same stream is
+/// ordered after every kernel that used the block, as the pool's own reuse is. Blocks on other
+/// streams are not kept: a stream's handle may be reused after it is destroyed.
 class block_cache {
  public:
-  static constexpr std::size_t max_block = std::size_t(1) << 20, max_blocks = 64;
+  static constexpr std::size_t max_block = std::size_t(64) << 20, max_bytes = std::size_t(256) << 20,
+                               max_blocks = 64;
   block_cache() = default;
   block_cache(const block_cache&) = delete;
   block_cache& operator=(const block_cache&) = delete;
   ~block_cache() { release(-1); }
 
   void* take(int dev, std::size_t bytes) {
-    for (std::size_t i = blocks_.size(); i-- > 0;)
+    for (std::size_t i = blocks_.size(); i-- > 0;)  // the newest first: likeliest still in L2
       if (blocks_[i].dev == dev && blocks_[i].bytes == bytes) {
         void* p = blocks_[i].ptr;
-        blocks_[i] = blocks_.back();
-        blocks_.pop_back();
-        pool_of(dev).thread_cached.fetch_sub(bytes);
+        forget(i);
         return p;
       }
     return nullptr;
   }
   bool put(int dev, void* p, std::size_t bytes) {
-    if (bytes > max_block || blocks_.size() == max_blocks) return false;
+    if (bytes > max_block) return false;
+    while (!blocks_.empty() && (blocks_.size() == max_blocks || cached_ + bytes > max_bytes))
+      evict(0);
     blocks_.push_back({dev, bytes, p});
+    cached_ += bytes;
     pool_of(dev).thread_cached.fetch_add(bytes);
     return true;
   }
   /// Returns the blocks of `dev` (-1: all) to the pool. Never throws.
   void release(int dev) noexcept {
-    for (std::size_t i = blocks_.size(); i-- > 0;) {
-      const entry e = blocks_[i];
-      if (dev >= 0 && e.dev != dev) continue;
-      blocks_[i] = blocks_.back();
-      blocks_.pop_back();
-      pool_of(e.dev).thread_cached.fetch_sub(e.bytes);
-      free_on(e.dev, e.ptr, cudaStreamPerThread);
-    }
+    for (std::size_t i = blocks_.size(); i-- > 0;)
+      if (dev < 0 || blocks_[i].dev == dev) evict(i);
   }
+  std::size_t cached_bytes() const noexcept { return cached_; }
 
  private:
   struct entry {
@@ -92,7 +91,19 @@ class block_cache {
     std::size_t bytes;
     void* ptr;
   };
-  std::vector<entry> blocks_;
+  // Drops entry i from the list, keeping the others in age order.
+  void forget(std::size_t i) noexcept {
+    cached_ -= blocks_[i].bytes;
+    pool_of(blocks_[i].dev).thread_cached.fetch_sub(blocks_[i].bytes);
+    blocks_.erase(blocks_.begin() + static_cast<std::ptrdiff_t>(i));
+  }
+  void evict(std::size_t i) noexcept {
+    const entry e = blocks_[i];
+    forget(i);
+    free_on(e.dev, e.ptr, cudaStreamPerThread);
+  }
+  std::vector<entry> blocks_;  // oldest first
+  std::size_t cached_ = 0;
 };
 inline block_cache& thread_block_cache() {
   thread_local block_cache cache;
@@ -170,7 +181,7 @@ inline memory_info memory_stats(int dev) {
 
 inline void empty_cache(int dev) {
   device_pool& p = pool_of(dev);
-  thread_block_cache().release(dev);  // other threads' caches stay (at most 64 MiB each)
+  thread_block_cache().release(dev);  // other threads' caches stay (at most 256 MiB each)
   device_scope scope(dev);
   CUNP_CUDA_CHECK(cudaDeviceSynchronize());
   CUNP_CUDA_CHECK(cudaMemPoolTrimTo(p.pool, 0));
