@@ -213,7 +213,7 @@ void register_benchmarks() {
   gpu("fft/cunp/complex64/1000003", [](State& s) { fft_1d(s, -1, {p}); });
   gpu("fft/raw/complex64/1000003", [](State& s) { raw<c64, c64>(s, 1, {p}, CUFFT_C2C, 1, p, p); });
   gpu("fft/raw_plan1d/complex64/1000003", raw_plan1d_prime);
-  for (const int log2n : {20, 22, 24, 26}) {
+  for (const int log2n : {20, 22, 23, 24, 26}) {
     const index_t n = index_t(1) << log2n;
     const std::string tail = "/complex64/" + std::to_string(n);
     if (log2n != 24) gpu("fft/cunp" + tail, [n](State& s) { fft_1d(s, -1, {n}); });
