@@ -25,8 +25,9 @@ inline int sm_count(int dev) {
 }
 
 /// Whether Kernel may take `bytes` of dynamic shared memory on device d (the current one): its
-/// binary built for sm_`min_arch` or later and the device able to give that much beside the
-/// kernel's static shared memory. Asked once per device, which also opts the kernel in (the
+/// binary built for sm_`min_arch` or later, from PTX of that architecture or later (a binary the
+/// driver compiled from older PTX holds what `__CUDA_ARCH__ >= min_arch` left out), and the
+/// device able to give that much beside the kernel's static shared memory. Asked once per device, which also opts the kernel in (the
 /// setting is the kernel's on the current device; ~1 us of host time a call otherwise).
 template <auto Kernel>
 bool shared_memory_opt_in(int d, std::size_t bytes, int min_arch = 0) {
@@ -36,7 +37,8 @@ bool shared_memory_opt_in(int d, std::size_t bytes, int min_arch = 0) {
     CUNP_CUDA_CHECK(cudaFuncGetAttributes(&a, Kernel));
     int most = 0;
     CUNP_CUDA_CHECK(cudaDeviceGetAttribute(&most, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev));
-    const bool fits = a.binaryVersion >= min_arch && a.sharedSizeBytes + bytes <= std::size_t(most);
+    const bool fits = a.binaryVersion >= min_arch && a.ptxVersion >= min_arch &&
+                      a.sharedSizeBytes + bytes <= std::size_t(most);
     if (fits)
       CUNP_CUDA_CHECK(cudaFuncSetAttribute(Kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                            static_cast<int>(bytes)));

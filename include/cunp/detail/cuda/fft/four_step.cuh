@@ -16,7 +16,6 @@
 #pragma once
 #include <cooperative_groups.h>
 
-#include <atomic>
 #include <complex>
 #include <cstdlib>
 #include <optional>
@@ -175,42 +174,32 @@ template <class E>
 inline constexpr auto kernel_for =
     &column_pass<expression_load<bound_expr<E>::N, typename bound_expr<E>::tree_type>>;
 
-/// Whether `kernel` can run on device `dev`: built for sm_90 or later (a binary from an older
-/// architecture's PTX would hold the empty body) on a device with cluster launches. Cached per
-/// device, with the shared memory limit raised once.
-template <class K> bool ready(int dev, K kernel) {
-  static std::atomic<int> state[64];  // 0 unknown, 1 ready, 2 not
-  if (dev < 0 || dev >= 64) return false;
-  int s = state[dev].load();
-  if (s == 0) {
-    device_scope scope(dev);
-    int clusters = 0;
-    cudaFuncAttributes fa{};
-    const bool ok = cudaDeviceGetAttribute(&clusters, cudaDevAttrClusterLaunch, dev) == cudaSuccess &&
-                    clusters && cudaFuncGetAttributes(&fa, kernel) == cudaSuccess &&
-                    fa.ptxVersion >= 90 && fa.binaryVersion >= 90 &&
-                    cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                         int(smem_bytes)) == cudaSuccess;
-    if (!ok) cudaGetLastError();
-    s = ok ? 1 : 2;
-    state[dev].store(s);
-  }
-  return s == 1;
+/// Whether device dev launches thread block clusters (sm_90 and later), asked once.
+inline bool launches_clusters(int dev) {
+  static per_device<bool> ok;
+  return ok.get(dev, [](int d) {
+    int c = 0;
+    CUNP_CUDA_CHECK(cudaDeviceGetAttribute(&c, cudaDevAttrClusterLaunch, d));
+    return c != 0;
+  });
 }
 
 /// The four steps for the 1-d expression e of n = 4096 2^k points (3 <= k <= 15, any length
 /// the kernel can count; fft() takes fewer), scaled by `scale`; nullopt on a device or binary
-/// without clusters (ready), or for an operand that reaches 2^31 elements or more (pass A counts
+/// without clusters, or for an operand that reaches 2^31 elements or more (pass A counts
 /// in 32 bits).
 template <class E>
 std::optional<ndarray<std::complex<float>>> run(const E& e, double scale) {
   using C = std::complex<float>;
   using Tree = typename bound_expr<E>::tree_type;
   constexpr int N = bound_expr<E>::N;
-  const auto kernel = kernel_for<E>;
+  constexpr auto kernel = kernel_for<E>;
   const index_t n = e.shape()[0];
   const int dev = e.device().index();
-  if (!ready(dev, kernel)) return std::nullopt;
+  device_scope scope(dev);
+  // A binary with sm_90 code (one from older PTX holds the empty body) and the shared memory.
+  if (!launches_clusters(dev) || !shared_memory_opt_in<kernel>(dev, smem_bytes, 90))
+    return std::nullopt;
   const ndarray<C> y({n}, e.device());  // pass A's output, cuFFT's input
   const bound_expr<E> b(y, e);
   expression_load<N, Tree> load{b.tree, {}, {}, static_cast<float>(scale)};
@@ -224,7 +213,6 @@ std::optional<ndarray<std::complex<float>>> run(const E& e, double scale) {
   while ((index_t(n1) << log2_n2) < n) ++log2_n2;
   const index_t n2 = n / n1;
 
-  device_scope scope(dev);
   cudaLaunchConfig_t cfg{};
   cfg.gridDim = dim3(static_cast<unsigned>(n2 / cols * cluster));
   cfg.blockDim = dim3(threads);
