@@ -284,6 +284,12 @@ std::shared_ptr<cu::cufft_plan>& plan_kept_until_exit() {
   return kept;
 }
 
+/// An array kept alive until static destruction, after the main thread's block cache is gone.
+cunp::ndarray<float>& array_kept_until_exit() {
+  static cunp::ndarray<float> kept;
+  return kept;
+}
+
 /// A cached 1-D complex-to-complex cuFFT plan of n points.
 std::shared_ptr<cu::cufft_plan> c2c_plan(int dev, int n) {
   return cu::cufft_plan::cached(dev, plan_key("test_c2c").add(n), "cufftMakePlan1d",
@@ -524,7 +530,7 @@ TEST_CASE("the thread's block cache: a freed block is reused, the oldest go back
   on_every_backend([](cunp::device dev) {
     if (dev.is_cpu()) return;
     using cache = cu::block_cache;
-    auto& mine = cu::thread_block_cache();
+    auto& mine = *cu::thread_block_cache();
     cunp::empty_cache(dev);
     REQUIRE(mine.cached_bytes() == 0);
     const auto floats = [](std::size_t bytes) { return index_t(bytes / sizeof(float)); };
@@ -566,6 +572,29 @@ TEST_CASE("the thread's block cache: a freed block is reused, the oldest go back
     cunp::empty_cache(dev);
     REQUIRE(mine.cached_bytes() == 0);
     cunp::synchronize(dev);
+  });
+}
+
+// Thread-local objects die in the reverse order of their construction, so an array held by one
+// made before the thread's block cache is freed after the cache is gone: it goes to the pool
+// (before the fix, into the destroyed cache's freed storage: heap corruption at exit).
+TEST_CASE("an array freed after its thread's block cache is gone goes back to the pool",
+          "[memory][gpu]") {
+  on_every_backend([](cunp::device dev) {
+    if (dev.is_cpu()) return;
+    struct holder {
+      cunp::ndarray<float> a;
+    };
+    const std::size_t cached = cu::pool_of(dev.index()).thread_cached.load();
+    const std::size_t used = cunp::memory_stats(dev).used_bytes;
+    std::thread([dev] {
+      thread_local holder h;  // before the cache: destroyed after it
+      h.a = cunp::full<float>({1 << 18}, 2.f, dev);
+    }).join();
+    REQUIRE(cu::pool_of(dev.index()).thread_cached.load() == cached);
+    REQUIRE(cunp::memory_stats(dev).used_bytes == used);
+    // The same for the main thread: this array is freed after main returns (the exit test).
+    array_kept_until_exit() = cunp::full<float>({1 << 18}, 3.f, dev);
   });
 }
 

@@ -58,7 +58,7 @@ class block_cache {
   block_cache() = default;
   block_cache(const block_cache&) = delete;
   block_cache& operator=(const block_cache&) = delete;
-  ~block_cache() { release(-1); }
+  ~block_cache();
 
   void* take(int dev, std::size_t bytes) {
     for (std::size_t i = blocks_.size(); i-- > 0;)  // the newest first: likeliest still in L2
@@ -105,9 +105,19 @@ class block_cache {
   std::vector<entry> blocks_;  // oldest first
   std::size_t cached_ = 0;
 };
-inline block_cache& thread_block_cache() {
+/// Set when this thread's cache is destroyed (a flag without a destructor stays readable).
+inline thread_local bool thread_block_cache_gone = false;
+inline block_cache::~block_cache() {
+  release(-1);
+  thread_block_cache_gone = true;
+}
+/// This thread's cache; nullptr once it is destroyed: at a thread's end (or the program's, for the
+/// main thread) arrays held by objects destroyed after it, thread-local or static, are still freed,
+/// and go straight back to the pool.
+inline block_cache* thread_block_cache() {
+  if (thread_block_cache_gone) return nullptr;
   thread_local block_cache cache;
-  return cache;
+  return &cache;
 }
 
 /// Counts `bytes` as newly in use by arrays.
@@ -133,8 +143,8 @@ inline void* allocate(int dev, std::size_t bytes) {
                             " would exceed the limit of " + bytes_str(lim) +
                             " set by cunp::set_memory_limit (" + bytes_str(p.used.load()) + " in use)");
   const cudaStream_t st = current_stream(dev);
-  if (st == cudaStreamPerThread)
-    if (void* cached = thread_block_cache().take(dev, bytes)) {
+  if (block_cache* c = st == cudaStreamPerThread ? thread_block_cache() : nullptr)
+    if (void* cached = c->take(dev, bytes)) {
       count_in_use(p, bytes);
       return cached;
     }
@@ -143,7 +153,7 @@ inline void* allocate(int dev, std::size_t bytes) {
   cudaError_t err = cudaMallocFromPoolAsync(&ptr, bytes, p.pool, st);
   if (err == cudaErrorMemoryAllocation) {  // free the cache and retry once
     cudaGetLastError();
-    thread_block_cache().release(dev);
+    if (block_cache* c = thread_block_cache()) c->release(dev);
     CUNP_CUDA_CHECK(cudaDeviceSynchronize());
     CUNP_CUDA_CHECK(cudaMemPoolTrimTo(p.pool, 0));
     err = cudaMallocFromPoolAsync(&ptr, bytes, p.pool, st);
@@ -166,7 +176,8 @@ inline void* allocate(int dev, std::size_t bytes) {
 inline void deallocate(int dev, void* ptr, std::size_t bytes) noexcept {
   pool_of(dev).used.fetch_sub(bytes);
   const cudaStream_t st = current_stream(dev);
-  if (st == cudaStreamPerThread && thread_block_cache().put(dev, ptr, bytes)) return;
+  if (block_cache* c = st == cudaStreamPerThread ? thread_block_cache() : nullptr)
+    if (c->put(dev, ptr, bytes)) return;
   free_on(dev, ptr, st);
 }
 
@@ -181,7 +192,7 @@ inline memory_info memory_stats(int dev) {
 
 inline void empty_cache(int dev) {
   device_pool& p = pool_of(dev);
-  thread_block_cache().release(dev);  // other threads' caches stay (at most 256 MiB each)
+  if (block_cache* c = thread_block_cache()) c->release(dev);  // other threads' stay (<= 256 MiB each)
   device_scope scope(dev);
   CUNP_CUDA_CHECK(cudaDeviceSynchronize());
   CUNP_CUDA_CHECK(cudaMemPoolTrimTo(p.pool, 0));
