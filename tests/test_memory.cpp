@@ -576,8 +576,8 @@ TEST_CASE("the thread's block cache: a freed block is reused, the oldest go back
 }
 
 // Thread-local objects die in the reverse order of their construction, so an array held by one
-// made before the thread's block cache is freed after the cache is gone: it goes to the pool
-// (before the fix, into the destroyed cache's freed storage: heap corruption at exit).
+// made before the thread's block cache is freed after the cache is gone: it must go to the pool,
+// not into the destroyed cache's freed storage (heap corruption at exit).
 TEST_CASE("an array freed after its thread's block cache is gone goes back to the pool",
           "[memory][gpu]") {
   on_every_backend([](cunp::device dev) {

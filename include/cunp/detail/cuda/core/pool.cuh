@@ -192,7 +192,8 @@ inline memory_info memory_stats(int dev) {
 
 inline void empty_cache(int dev) {
   device_pool& p = pool_of(dev);
-  if (block_cache* c = thread_block_cache()) c->release(dev);  // other threads' stay (<= 256 MiB each)
+  // (other threads' caches stay: at most 256 MiB each)
+  if (block_cache* c = thread_block_cache()) c->release(dev);
   device_scope scope(dev);
   CUNP_CUDA_CHECK(cudaDeviceSynchronize());
   CUNP_CUDA_CHECK(cudaMemPoolTrimTo(p.pool, 0));
