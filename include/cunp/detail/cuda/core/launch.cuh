@@ -27,8 +27,9 @@ inline int sm_count(int dev) {
 /// Whether Kernel may take `bytes` of dynamic shared memory on device d (the current one): its
 /// binary built for sm_`min_arch` or later, from PTX of that architecture or later (a binary the
 /// driver compiled from older PTX holds what `__CUDA_ARCH__ >= min_arch` left out), and the
-/// device able to give that much beside the kernel's static shared memory. Asked once per device, which also opts the kernel in (the
-/// setting is the kernel's on the current device; ~1 us of host time a call otherwise).
+/// device able to give that much beside the kernel's static shared memory. Asked once per
+/// device, which also opts the kernel in (the setting is the kernel's on the current device;
+/// ~1 us of host time a call otherwise).
 template <auto Kernel>
 bool shared_memory_opt_in(int d, std::size_t bytes, int min_arch = 0) {
   static per_device<bool> ok;
