@@ -14,14 +14,22 @@ namespace cunp::detail::cuda {
 
 inline constexpr int block_threads = 256;
 
-/// Multiprocessors of `dev`, read once per device.
-inline int sm_count(int dev) {
-  static per_device<int> counts;
-  return counts.get(dev, [](int d) {
-    int n = 0;
-    CUNP_CUDA_CHECK(cudaDeviceGetAttribute(&n, cudaDevAttrMultiProcessorCount, d));
-    return n;
+/// Attribute A of `dev`, read once per device.
+template <cudaDeviceAttr A> int device_attribute(int dev) {
+  static per_device<int> values;
+  return values.get(dev, [](int d) {
+    int v = 0;
+    CUNP_CUDA_CHECK(cudaDeviceGetAttribute(&v, A, d));
+    return v;
   });
+}
+
+/// Multiprocessors of `dev`.
+inline int sm_count(int dev) { return device_attribute<cudaDevAttrMultiProcessorCount>(dev); }
+
+/// Whether `dev` launches thread block clusters (sm_90 and later).
+inline bool launches_clusters(int dev) {
+  return device_attribute<cudaDevAttrClusterLaunch>(dev) != 0;
 }
 
 /// Whether Kernel may take `bytes` of dynamic shared memory on device d (the current one): its

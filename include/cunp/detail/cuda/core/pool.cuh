@@ -119,6 +119,11 @@ inline block_cache* thread_block_cache() {
   thread_local block_cache cache;
   return &cache;
 }
+/// The cache for blocks of stream st: this thread's for its per-thread stream, none for others
+/// (block_cache says why).
+inline block_cache* block_cache_for(cudaStream_t st) {
+  return st == cudaStreamPerThread ? thread_block_cache() : nullptr;
+}
 
 /// Counts `bytes` as newly in use by arrays.
 inline void count_in_use(device_pool& p, std::size_t bytes) {
@@ -143,7 +148,7 @@ inline void* allocate(int dev, std::size_t bytes) {
                             " would exceed the limit of " + bytes_str(lim) +
                             " set by cunp::set_memory_limit (" + bytes_str(p.used.load()) + " in use)");
   const cudaStream_t st = current_stream(dev);
-  if (block_cache* c = st == cudaStreamPerThread ? thread_block_cache() : nullptr)
+  if (block_cache* c = block_cache_for(st))
     if (void* cached = c->take(dev, bytes)) {
       count_in_use(p, bytes);
       return cached;
@@ -176,7 +181,7 @@ inline void* allocate(int dev, std::size_t bytes) {
 inline void deallocate(int dev, void* ptr, std::size_t bytes) noexcept {
   pool_of(dev).used.fetch_sub(bytes);
   const cudaStream_t st = current_stream(dev);
-  if (block_cache* c = st == cudaStreamPerThread ? thread_block_cache() : nullptr)
+  if (block_cache* c = block_cache_for(st))
     if (c->put(dev, ptr, bytes)) return;
   free_on(dev, ptr, st);
 }

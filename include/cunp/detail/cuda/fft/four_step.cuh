@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <optional>
 
+#include "cunp/detail/cuda/core/launch.cuh"
 #include "cunp/detail/cuda/expr/elementwise.cuh"
 #include "cunp/detail/cuda/fft/transform.cuh"
 
@@ -173,16 +174,6 @@ CUNP_KERNEL void __launch_bounds__(threads, 1)
 template <class E>
 inline constexpr auto kernel_for =
     &column_pass<expression_load<bound_expr<E>::N, typename bound_expr<E>::tree_type>>;
-
-/// Whether device dev launches thread block clusters (sm_90 and later), asked once.
-inline bool launches_clusters(int dev) {
-  static per_device<bool> ok;
-  return ok.get(dev, [](int d) {
-    int c = 0;
-    CUNP_CUDA_CHECK(cudaDeviceGetAttribute(&c, cudaDevAttrClusterLaunch, d));
-    return c != 0;
-  });
-}
 
 /// The four steps for the 1-d expression e of n = 4096 2^k points (3 <= k <= 15, any length
 /// the kernel can count; fft() takes fewer), scaled by `scale`; nullopt on a device or binary
