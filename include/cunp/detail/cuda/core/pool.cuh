@@ -197,7 +197,7 @@ inline memory_info memory_stats(int dev) {
 
 inline void empty_cache(int dev) {
   device_pool& p = pool_of(dev);
-  // (other threads' caches stay: at most 256 MiB each)
+  // (other threads' caches stay, up to block_cache::max_bytes each)
   if (block_cache* c = thread_block_cache()) c->release(dev);
   device_scope scope(dev);
   CUNP_CUDA_CHECK(cudaDeviceSynchronize());
