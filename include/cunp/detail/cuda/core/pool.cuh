@@ -48,9 +48,9 @@ inline void free_on(int dev, void* ptr, cudaStream_t st) noexcept {
 /// without a call into the pool. cudaMallocFromPoolAsync + cudaFreeAsync cost the host ~1.6 us
 /// and, being stream-ordered, the GPU ~1.2 us a call whatever the size (bench/RESULTS.md: a
 /// float16 matmul at 1024 was 0.93 of raw cuBLAS for that alone, and a cached fft of 2^24
-/// complex64 points, whose output is 128 MiB, cost the host 2-8 us more than cuFFT's exec), so
-/// blocks up to 256 MiB are kept, at most 1 GiB a thread (CuPy's and PyTorch's pools keep every
-/// freed block); the oldest go back to the pool first. Reuse on the same stream is ordered after
+/// complex64 points sent its 128 MiB output through the pool every call), so blocks up to
+/// max_block are kept, at most max_bytes a thread (CuPy's and PyTorch's pools keep every freed
+/// block); the oldest go back to the pool first. Reuse on the same stream is ordered after
 /// every kernel that used the block, as the pool's own reuse is. Blocks on other streams are not
 /// kept: a stream's handle may be reused after it is destroyed.
 class block_cache {
