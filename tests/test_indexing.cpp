@@ -534,7 +534,7 @@ std::vector<error_case> error_cases() {
 
 /// Requires f() to throw the GPU form of NumPy's error `numpy` ("Type: message"): the message
 /// prefixed with "op: ", index_error for IndexError, value_error for choose's ValueError.
-void require_gpu_error(const std::function<void()>& f, const std::string& numpy,
+void require_gpu_error(fn_ref<void()> f, const std::string& numpy,
                        const std::string& op) {
   const auto colon = numpy.find(": ");
   const std::string type = numpy.substr(0, colon), text = op + ": " + numpy.substr(colon + 2);

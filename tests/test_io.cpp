@@ -80,7 +80,7 @@ std::vector<std::size_t> cut_lengths(std::size_t size, std::size_t head, std::si
 }
 
 /// Runs f(); passes when it returns or throws io_error/dtype_error whose text names `file`.
-void require_clean_failure_or_success(const std::function<void()>& f, const fs::path& file) {
+void require_clean_failure_or_success(fn_ref<void()> f, const fs::path& file) {
   try {
     f();
   } catch (const cunp::io_error& e) {

@@ -22,7 +22,7 @@ template <class T> using list = std::vector<ndarray<T>>;
 /// Requires f() to give NumPy's pieces of case `name`, each a view of base, or NumPy's error.
 template <class T>
 void check_pieces(archive& g, const std::string& name, const ndarray<T>& base,
-                  const std::function<list<T>()>& f) {
+                  fn_ref<list<T>()> f) {
   INFO(name);
   if (g.contains(name + "__error")) {
     const auto bytes = g.get<std::uint8_t>(name + "__error").to_vector();

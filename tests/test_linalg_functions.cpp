@@ -49,7 +49,7 @@ template <class V> void require_result(const ndarray<V>& got, const ndarray<V>& 
 
 /// NumPy's error `key`__error, when it raised: f must throw its cunp counterpart (eagerly on a
 /// GPU). Whether it did.
-bool numpy_raised(archive& g, const std::string& key, const std::function<void()>& f) {
+bool numpy_raised(archive& g, const std::string& key, fn_ref<void()> f) {
   if (!g.contains(key + "__error")) return false;
   const auto bytes = g.get<std::uint8_t>(key + "__error").to_vector();
   cunp::index_checking_guard eager(cunp::index_checking::eager);
@@ -60,7 +60,7 @@ bool numpy_raised(archive& g, const std::string& key, const std::function<void()
 /// f() against member `key`, or NumPy's error.
 template <class V>
 void check(archive& g, const std::string& key, double tol, cunp::device dev,
-           const std::function<ndarray<V>()>& f) {
+           fn_ref<ndarray<V>()> f) {
   if (numpy_raised(g, key, [&] { (void)f(); })) return;
   const auto got = f();
   CHECK(got.device() == dev);

@@ -101,7 +101,7 @@ double backward_error(const ndarray<T>& a, const ndarray<T>& b, const ndarray<T>
 }
 
 /// f() raises NumPy's error recorded as member `name`__error.
-void check_numpy_error(archive& g, const std::string& name, const std::function<void()>& f) {
+void check_numpy_error(archive& g, const std::string& name, fn_ref<void()> f) {
   const auto bytes = g.get<std::uint8_t>(name + "__error").to_vector();
   require_numpy_error(f, std::string(bytes.begin(), bytes.end()));
 }

@@ -336,8 +336,8 @@ template <class T> ndarray<T> random_of(const shape_t& shape, std::uint64_t seed
 /// GPU against cpu: a @ b of these shapes, from a and b or views of them.
 template <class T>
 void same_product(const shape_t& as, const shape_t& bs,
-                  const std::function<ndarray<T>(const ndarray<T>&)>& va,
-                  const std::function<ndarray<T>(const ndarray<T>&)>& vb, index_t k) {
+                  fn_ref<ndarray<T>(const ndarray<T>&)> va,
+                  fn_ref<ndarray<T>(const ndarray<T>&)> vb, index_t k) {
   const auto a = random_of<T>(as, 1), b = random_of<T>(bs, 2);
   const auto ref = cunp::matmul(va(a), vb(b));
   for (const cunp::device dev : backends()) {

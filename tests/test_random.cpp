@@ -46,7 +46,7 @@ void require_state(archive& g, const std::string& name, const BitGenerator& bg) 
 /// f()'s result, exactly NumPy's member `name` and on `dev`, then the state after it.
 template <class T, class Gen>
 void check_call(archive& g, const std::string& name, const Gen& gen, cunp::device dev,
-                const std::function<ndarray<T>()>& f) {
+                fn_ref<ndarray<T>()> f) {
   g.check(name, [&] {
     const auto r = f();
     CHECK(r.device() == dev);
@@ -80,7 +80,7 @@ void numpy_streams(archive& g, const std::string& bits, const std::string& seed,
                    cunp::device dev) {
   require_state(g, bits + "seeding__" + seed, gen.bit_generator());
   const auto call = [&](const char* c, auto f) {
-    check_call(g, bits + seed + "_" + c, gen, dev, std::function(f));
+    check_call<value_of<decltype(f())>>(g, bits + seed + "_" + c, gen, dev, f);
   };
   using i64 = std::int64_t;
   constexpr auto u64_max = std::numeric_limits<std::uint64_t>::max();
@@ -271,12 +271,9 @@ namespace {
 
 /// After one float32 draw (so that a half is buffered), fails(f, text) requires f to throw
 /// `text` and to leave gen's whole state as it was.
-template <class Gen>
-std::function<void(const std::function<void()>&, const char*)> failure_check(Gen& gen,
-                                                                           cunp::device dev) {
+template <class Gen> auto failure_check(Gen& gen, cunp::device dev) {
   (void)gen.template random<float>({1}, dev);
-  return [&gen, before = gen.bit_generator().state()](const std::function<void()>& f,
-                                                      const char* text) {
+  return [&gen, before = gen.bit_generator().state()](fn_ref<void()> f, const char* text) {
     REQUIRE_THROWS_WITH(f(), text);
     CHECK(gen.bit_generator().state() == before);
   };

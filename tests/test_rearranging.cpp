@@ -23,7 +23,7 @@ using storage_t = std::shared_ptr<cunp::detail::buffer>;
 /// g.check of a function that returns a view: the result must also share base's storage.
 template <class T>
 void check_view(archive& g, const std::string& name, const storage_t& base,
-                const std::function<ndarray<T>()>& f) {
+                fn_ref<ndarray<T>()> f) {
   g.check(name, [&] {
     const auto v = f();
     INFO(name);
@@ -35,7 +35,7 @@ void check_view(archive& g, const std::string& name, const storage_t& base,
 /// g.check of a function that returns a new array: it must not share base's storage.
 template <class T>
 void check_copy(archive& g, const std::string& name, const storage_t& base,
-                const std::function<ndarray<T>()>& f) {
+                fn_ref<ndarray<T>()> f) {
   g.check(name, [&] {
     const auto c = f();
     INFO(name);
@@ -65,8 +65,10 @@ template <class T> void rearranging_cases(cunp::device dev) {
   const auto& b1 = x1.storage();
   const auto& b2 = x2.storage();
   const auto& b3 = x3.storage();
-#define VIEW(NAME, BASE, ...) check_view(g, NAME, BASE, std::function([&] { return __VA_ARGS__; }))
-#define COPY(NAME, BASE, ...) check_copy(g, NAME, BASE, std::function([&] { return __VA_ARGS__; }))
+#define VIEW(NAME, BASE, ...) \
+  check_view<value_of<decltype(__VA_ARGS__)>>(g, NAME, BASE, [&] { return __VA_ARGS__; })
+#define COPY(NAME, BASE, ...) \
+  check_copy<value_of<decltype(__VA_ARGS__)>>(g, NAME, BASE, [&] { return __VA_ARGS__; })
   VIEW("flip_all", b2, cunp::flip(x2));
   VIEW("flip_a0", b2, cunp::flip(x2, 0));
   VIEW("flip_am1", b3, cunp::flip(x3, -1));

@@ -46,13 +46,12 @@ class golden_cases {
   /// f()'s result (or its error) against member `name`.
   template <class F>
   void check(const std::string& name, F&& f) {
-    using R = std::decay_t<std::invoke_result_t<F&>>;
-    check_on<R>(name, std::function<R()>(std::ref(f)));
+    check_on<std::remove_cvref_t<decltype(f())>>(name, f);
   }
   /// op(b) on a copy b of x: b against member `name`, or NumPy's error with b unchanged.
   template <class T>
   void check_assign(const std::string& name, const ndarray<T>& x,
-                    const std::function<void(const ndarray<std::type_identity_t<T>>&)>& op) {
+                    fn_ref<void(const ndarray<std::type_identity_t<T>>&)> op) {
     const ndarray<T> b = x.copy();
     check(name, [&] {
       op(b);
@@ -65,7 +64,7 @@ class golden_cases {
 
  private:
   // check's body, one copy per result type rather than one per call site (compile time).
-  template <class R> void check_on(const std::string& name, const std::function<R()>& f) {
+  template <class R> void check_on(const std::string& name, fn_ref<R()> f) {
     arc_.check(
         name,
         [&] {

@@ -56,7 +56,7 @@ void check_pairs(const ndarray<T>& a, const ndarray<real_t<T>>& w, const ndarray
 
 /// scipy's error for `key`, mapped to the cunp error that stands for it: ARPACK's errors are
 /// linalg_error, k >= n (scipy: TypeError) value_error.
-void require_scipy_error(archive& g, const std::string& key, const std::function<void()>& f) {
+void require_scipy_error(archive& g, const std::string& key, fn_ref<void()> f) {
   const auto bytes = g.get<std::uint8_t>(key + "__error").to_vector();
   std::string text(bytes.begin(), bytes.end());
   for (const std::string from : {"ArpackNoConvergence: ", "ArpackError: "})

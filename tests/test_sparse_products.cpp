@@ -56,7 +56,7 @@ inline std::vector<std::string> split(const std::string& s, char sep) {
 
 /// scipy's error `key`__error, when it raised: f must throw its cunp counterpart (Python's
 /// ZeroDivisionError is value_error). Whether it did.
-inline bool scipy_raised(archive& g, const std::string& key, const std::function<void()>& f) {
+inline bool scipy_raised(archive& g, const std::string& key, fn_ref<void()> f) {
   if (!g.contains(key + "__error")) return false;
   const auto bytes = g.get<std::uint8_t>(key + "__error").to_vector();
   std::string text(bytes.begin(), bytes.end());

@@ -13,6 +13,7 @@
 
 #include "catch.hpp"
 #include "cunp/cunp.hpp"
+#include "fn_ref.hpp"
 #include "parts.hpp"
 
 namespace cunp_test {
@@ -96,11 +97,14 @@ template <class F> void on_every_backend(F&& body) {
   }
 }
 
+/// The element type of array type A (of `decltype(expression)`, cv and & removed).
+template <class A> using value_of = typename std::remove_cvref_t<A>::value_type;
+
 /// Runs make(dev) on every backend and requires every GPU result to be on its device and to
 /// match the cpu backend's result under the dtype's tolerances (or rtol/atol when given: CUDA's
 /// float transcendental functions are within 2 ulp, glibc's within 1). Returns the cpu result.
 template <class T>
-ndarray<T> same_on_every_backend_as(const std::function<ndarray<T>(cunp::device)>& make,
+ndarray<T> same_on_every_backend_as(fn_ref<ndarray<T>(cunp::device)> make,
                                     double rtol, double atol) {
   const auto ref = make(cunp::cpu);
   REQUIRE(ref.device() == cunp::cpu);
@@ -116,9 +120,9 @@ ndarray<T> same_on_every_backend_as(const std::function<ndarray<T>(cunp::device)
 }
 // The body above is one copy per dtype, not one per call site (compile time).
 template <class F> auto same_on_every_backend(F&& make, double rtol = -1, double atol = 0) {
-  using R = std::decay_t<std::invoke_result_t<F&, cunp::device>>;
-  return same_on_every_backend_as<typename R::value_type>(
-      [&](cunp::device dev) -> ndarray<typename R::value_type> { return make(dev); }, rtol, atol);
+  using T = value_of<decltype(make(cunp::cpu))>;
+  return same_on_every_backend_as<T>([&](cunp::device dev) -> ndarray<T> { return make(dev); },
+                                     rtol, atol);
 }
 
 /// Where the golden-data script wrote NumPy's outputs (ctest sets CUNP_GOLDEN_DIR).

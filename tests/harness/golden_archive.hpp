@@ -3,7 +3,6 @@
 // every member, so the generator and the test cover the same table.
 #pragma once
 #include <complex>
-#include <functional>
 #include <set>
 #include <string>
 
@@ -41,7 +40,7 @@ void require_near(const ndarray<T>& got, const ndarray<T>& want, double rtol, do
 
 /// Requires f() to throw the cunp error that stands for NumPy's "Type: message". Not a template:
 /// every call site shares one copy of the catch clauses and their assertions (compile time).
-inline void require_numpy_error(const std::function<void()>& f, const std::string& numpy) {
+inline void require_numpy_error(fn_ref<void()> f, const std::string& numpy) {
   const auto colon = numpy.find(": ");
   const std::string type = numpy.substr(0, colon), text = numpy.substr(colon + 2);
   const auto expect = [&](bool type_matches, const std::exception& e) {
@@ -81,8 +80,8 @@ class archive {
   /// NumPy's error when it raised. The member's dtype must be the result's (get throws
   /// dtype_error naming both otherwise).
   template <class F> void check(const std::string& name, F&& f, double ulps) {
-    using Got = std::decay_t<std::invoke_result_t<F&>>;
-    check_result<Got>(name, std::function<Got()>(std::ref(f)), ulps);
+    using Got = std::remove_cvref_t<decltype(f())>;
+    check_result<Got>(name, f, ulps);
   }
 
   /// Every member was read: the generator and this test cover the same table.
@@ -96,7 +95,7 @@ class archive {
  private:
   // check's body, one copy per result type rather than one per call site (compile time).
   template <class Got>
-  void check_result(const std::string& name, const std::function<Got()>& f, double ulps) {
+  void check_result(const std::string& name, fn_ref<Got()> f, double ulps) {
     INFO(name);
     if (contains(name + "__error")) {
       const auto bytes = get<std::uint8_t>(name + "__error").to_vector();
