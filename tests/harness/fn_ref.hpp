@@ -2,8 +2,9 @@
 // helpers (C++26's std::function_ref, reduced to what the tests use). A helper that takes a
 // std::function makes every lambda passed to it instantiate std::function's constructor and the
 // type traits behind it; with one lambda per checked case that was most of nvcc's front-end time
-// on the tests (bench/RESULTS.md, "CI build time"). fn_ref instantiates one small thunk a lambda.
-// It refers to the callable, so it must not outlive it: use it for parameters, not for members.
+// on the tests (bench/RESULTS.md, run record, thirty-ninth session). fn_ref instantiates one
+// small thunk a lambda. It refers to the callable, so it must not outlive it: use it for
+// parameters, not for members.
 #pragma once
 #include <memory>
 #include <type_traits>
