@@ -453,7 +453,24 @@ TEST_CASE("normal and exponential: equal on every backend, and distributed as th
   });
 }
 
-TEST_CASE("the transforms' log and sincospi are within a few ulp of the library's", "[random]") {
+namespace {
+
+/// How many float32 ulp z is from the normal quantile of u, -ndtri(p) with p = (u + 1/2) 2^-32
+/// (normal_quantile of the draw u ^ 0x7fffffff): the quantile is one Newton step from z in
+/// double, by erfc in the tail and by erf of the distance from p to 1/2 (exact) near the centre.
+double quantile_ulps(float z, std::uint32_t u) {
+  const double zd = z, phi = std::exp(-0.5 * zd * zd) / std::sqrt(2 * M_PI);
+  const double miss = u >= (1u << 30)
+                          ? (double(u ^ 0x7fffffffu) + 0.5) * 0x1p-32 - 0.5 * std::erf(zd / M_SQRT2)
+                          : 0.5 * std::erfc(zd / M_SQRT2) - (double(u) + 0.5) * 0x1p-32;
+  const float want = float(zd + miss / phi);
+  return std::abs(zd - (zd + miss / phi)) / (std::nextafter(want, INFINITY) - want);
+}
+
+}  // namespace
+
+TEST_CASE("the transforms' log, sincospi and normal quantile are within a few ulp of the truth",
+          "[random]") {
   std::uint64_t x = 12345;
   const auto next = [&] {  // splitmix64
     std::uint64_t z = (x += 0x9e3779b97f4a7c15ull);
@@ -473,23 +490,38 @@ TEST_CASE("the transforms' log and sincospi are within a few ulp of the library'
     CHECK(std::abs(s - std::sin(M_PI * y)) < 1e-15);
     CHECK(std::abs(c - std::cos(M_PI * y)) < 1e-15);
   }
-  // float32: every one of the 2^24 inputs the transforms take.
-  double log_ulps = 0, sin_err = 0, cos_err = 0;
+  // float32: every one of the 2^24 inputs the log takes.
+  double log_ulps = 0;
   for (std::uint32_t j = 0; j < (1u << 24); ++j) {
     const float u = 1.0f - float(j) * 0x1p-24f;  // (0, 1]
     const double want = std::log(double(u));
-    const float got = cunp::detail::log_exact(u, cunp::detail::transform_tables.log);
+    const float got = cunp::detail::log_exact(u, cunp::detail::logf_table.entry);
     const float ulp = std::abs(std::nextafter(float(want), 0.0f) - float(want));
     if (u != 1) log_ulps = std::max(log_ulps, std::abs(got - want) / ulp);
     else CHECK(got == 0.0f);
-    float s, c;
-    cunp::detail::sincos_turn(j << 8, cunp::detail::transform_tables.turn, &s, &c);
-    sin_err = std::max(sin_err, std::abs(s - std::sin(2 * M_PI * j * 0x1p-24)));
-    cos_err = std::max(cos_err, std::abs(c - std::cos(2 * M_PI * j * 0x1p-24)));
   }
   CHECK(log_ulps < 2);  // 1.54 (2026-12-06)
-  CHECK(sin_err < 1e-7);  // 8.4e-8 each
-  CHECK(cos_err < 1e-7);
+  // The quantile: both ends of every segment (below 2^29, 8 an octave of u; above, 2^26 values
+  // of w = 2^31 - 1 - u each) and 2^18 draws between, each with either sign.
+  using cunp::detail::normal_quantile, cunp::detail::quantile_table;
+  std::vector<std::uint32_t> us;
+  for (int sh = 0; sh < 26; ++sh)
+    for (std::uint32_t m = sh == 0 ? 0 : 8; m < 16; ++m)
+      us.insert(us.end(), {m << sh, ((m + 1) << sh) - 1});
+  for (std::uint32_t w = 0; w < (1u << 31) - (1u << 29); w += 1u << 26)
+    us.insert(us.end(), {0x7fffffffu - w, 0x7fffffffu - (w + (1u << 26) - 1)});
+  for (int k = 0; k < (1 << 18); ++k) us.push_back(std::uint32_t(next() >> 33));
+  double quantile_worst = 0;
+  std::size_t wrong_sign = 0;
+  for (const std::uint32_t u : us) {
+    const float z = normal_quantile(u ^ 0x7fffffffu, quantile_table.entry);
+    wrong_sign += !(z > 0) || normal_quantile(u ^ 0xffffffffu, quantile_table.entry) != -z;
+    quantile_worst = std::max(quantile_worst, quantile_ulps(z, u));
+  }
+  CHECK(wrong_sign == 0);
+  CHECK(quantile_worst < 2.5);  // 2.26 over every draw (2026-12-07)
+  CHECK(normal_quantile(0, quantile_table.entry) ==
+        float(M_SQRT2 * std::sqrt(M_PI) * 0x1p-33));  // the centre keeps its relative accuracy
   CHECK(cunp::detail::log_exact(1.0) == 0.0);
   CHECK(cunp::detail::log_exact(0x1p-53) == std::log(0x1p-53));
 }

@@ -384,9 +384,10 @@ template <class BitGenerator = PCG64> class Generator {
     return out;
   }
 
-  /// standard_normal(shape, dtype) and normal(loc, scale, shape): float64 or float32, by
-  /// Box-Muller (not NumPy's ziggurat: the numbers differ from NumPy's, and are the same on the
-  /// cpu and a GPU; docs/differences.md). scale < 0 is value_error("scale < 0").
+  /// standard_normal(shape, dtype) and normal(loc, scale, shape): float64 by Box-Muller,
+  /// float32 by the normal quantile of each 32-bit draw (not NumPy's ziggurat: the numbers
+  /// differ from NumPy's, and are the same on the cpu and a GPU; docs/differences.md).
+  /// scale < 0 is value_error("scale < 0").
   template <class T = double, class Backend = cunp::detail::compiled_backend>
   [[nodiscard]] ndarray<T> standard_normal(const shape_t& shape = {},
                                            device dev = default_device()) {

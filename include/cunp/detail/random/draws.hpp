@@ -94,9 +94,9 @@ template <class T, int Width> struct lemire_rule {
   CUNP_HD T value(D x) const { return static_cast<T>(off + std::uint64_t(scaled(x) >> Width)); }
 };
 
-/// A rule whose float32 form reads transform_tables.hpp (log_exact, sincos_turn): it holds the
-/// tables by pointer, the cpu's constant, or a GPU block's copy in shared memory
-/// (cuda/random/fill.cuh).
+/// A rule whose float32 form reads a table of transform_tables.hpp (log_exact's, normal_quantile's):
+/// it holds its tables_type by pointer, the cpu's constant, or a GPU block's copy in shared
+/// memory (cuda/random/fill.cuh).
 template <class Rule>
 concept takes_tables = requires { requires Rule::takes_tables; };
 
@@ -107,40 +107,45 @@ template <class T> struct exponential_rule {
   static constexpr int width = std::is_same_v<T, double> ? 64 : 32;
   static constexpr bool rejects = false;
   static constexpr bool takes_tables = width == 32;
+  using tables_type = logf_table_t;
   double scale;
-  const transform_tables_t* tables = &transform_tables;
+  const tables_type* tables = &logf_table;
   CUNP_HD bool accept(draw_t<width>) const { return true; }
   CUNP_HD T value(draw_t<width> x) const {
     if constexpr (width == 64) {
       return mul_rn(scale, -log_exact(1.0 - unit_double_rule{}.value(x)));
     } else {  // in float32 (1 - u exact), scaled in float64
-      const float e = -log_exact(1.0f - float(x >> 8) * 0x1p-24f, tables->log);
+      const float e = -log_exact(1.0f - float(x >> 8) * 0x1p-24f, tables->entry);
       return static_cast<T>(mul_rn(scale, double(e)));
     }
   }
 };
 
-/// normal(loc, scale) by Box-Muller: one pair of elements from two 64-bit draws (float64: 53
-/// bits each) or from the two halves of one (float32: 24 bits each); u1 in (0, 1], u2 in
-/// [0, 1), r = sqrt(-2 log u1), the pair r cos(2 pi u2), r sin(2 pi u2), in the result's
-/// precision by exact_math.hpp (NumPy draws by ziggurat, whose draws per element vary).
+/// normal(loc, scale): one pair of elements from two 64-bit draws (float64) or from the two
+/// halves of one (float32), in the result's precision by exact_math.hpp (NumPy draws by
+/// ziggurat, whose draws per element vary). float64 by Box-Muller: u1 in (0, 1], u2 in [0, 1)
+/// of 53 bits each, r = sqrt(-2 log u1), the pair r cos(2 pi u2), r sin(2 pi u2). float32 by the
+/// normal quantile of each half (normal_quantile), low half first: a table entry and three fma
+/// an element, where Box-Muller's log, square root and sin/cos bound the GPU fill by its
+/// instructions (bench/RESULTS.md, "float32 normals by the quantile").
 template <class T> struct normal_pair_rule {
   static constexpr int draws = std::is_same_v<T, double> ? 2 : 1;  // 64-bit draws a pair takes
   static constexpr bool takes_tables = draws == 1;
+  using tables_type = quantile_table_t;
   double loc, scale;
   bool standard = loc == 0 && scale == 1;  // no step through float64 for float32 (tested once)
-  const transform_tables_t* tables = &transform_tables;
+  const tables_type* tables = &quantile_table;
   CUNP_HD void values(std::uint64_t x1, std::uint64_t x2, T* z) const {
-    T r, sn, cs;  // float32 results compute in float32 (the loc and scale step in float64)
+    T z0, z1;  // float32 results compute in float32 (the loc and scale step in float64)
     if constexpr (draws == 2) {
-      r = std::sqrt(mul_rn(-2.0, log_exact(1.0 - unit_double_rule{}.value(x1))));
+      const T r = std::sqrt(mul_rn(-2.0, log_exact(1.0 - unit_double_rule{}.value(x1))));
+      T sn, cs;
       sincospi_exact(mul_rn(2.0, unit_double_rule{}.value(x2)), &sn, &cs);
+      z0 = mul_rn(r, cs), z1 = mul_rn(r, sn);
     } else {
-      const float u1 = 1.0f - float(std::uint32_t(x1) >> 8) * 0x1p-24f;
-      r = sqrt_exact(mul_rn(-2.0f, log_exact(u1, tables->log)));
-      sincos_turn(std::uint32_t(x1 >> 32), tables->turn, &sn, &cs);  // u2: the top 24 bits
+      z0 = normal_quantile(std::uint32_t(x1), tables->entry);
+      z1 = normal_quantile(std::uint32_t(x1 >> 32), tables->entry);
     }
-    const T z0 = mul_rn(r, cs), z1 = mul_rn(r, sn);
     if (standard) {
       z[0] = z0, z[1] = z1;
     } else {

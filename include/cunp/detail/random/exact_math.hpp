@@ -1,12 +1,13 @@
-// cunp/detail/random/exact_math.hpp: log, exp and sin/cos of pi x that give the same bits on the
-// host and on a GPU, for the distributions cunp draws by transformation (normal, exponential)
-// and by rejection (gamma, beta, poisson: per_element.hpp). The libraries' log, exp and sincos
-// differ in the last bit between glibc and CUDA, and nvcc fuses a * b + c where g++ does not; so
-// every step here is one IEEE operation that rounds the same way on both (fma rounds once
-// everywhere, sqrt and division are correctly rounded), with polynomial coefficients written as
-// exact double constants. Accuracy is a few ulp, which the sampling does not notice; equality
-// between the backends is the point.
+// cunp/detail/random/exact_math.hpp: log, exp, sin/cos of pi x and the normal quantile that give
+// the same bits on the host and on a GPU, for the distributions cunp draws by transformation
+// (normal, exponential) and by rejection (gamma, beta, poisson: per_element.hpp). The
+// libraries' log, exp and sincos differ in the last bit between glibc and CUDA, and nvcc fuses
+// a * b + c where g++ does not; so every step here is one IEEE operation that rounds the same way
+// on both (fma rounds once everywhere, sqrt and division are correctly rounded), with polynomial
+// coefficients written as exact double constants. Accuracy is a few ulp, which the sampling does
+// not notice; equality between the backends is the point.
 #pragma once
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -36,6 +37,15 @@ CUNP_HD inline double add_exact(double a, double b) {
 
 /// log 2 in fdlibm's two parts: ln2_hi's trailing zeros make k * ln2_hi exact for the k here.
 inline constexpr double ln2_hi = 0x1.62e42fee00000p-1, ln2_lo = 0x1.a39ef35793c76p-33;
+
+/// The number of leading zero bits of x (32 for 0).
+CUNP_HD inline int countl_zero32(std::uint32_t x) {
+#if defined(__CUDA_ARCH__)
+  return __clz(x);
+#else
+  return std::countl_zero(x);
+#endif
+}
 
 /// log(x) for normal x > 0 (the transforms take uniforms in (0, 1], the smallest 2^-53).
 /// x = m 2^e with m in [sqrt(1/2), sqrt(2)); log m = 2 atanh(s), s = (m - 1)/(m + 1),
@@ -172,38 +182,33 @@ CUNP_HD inline float log_exact(float x, const logf_entry* table) {
   return add_exact(fma_exact(kf, ln2f_hi, c.logc), fma_exact(kf, ln2f_lo, log1p_r));
 }
 
-/// sqrt(x) for the normal rule's inputs, 0 <= x < 34, rounded as the host's std::sqrt: on a GPU,
-/// CUDA's own sqrt.rn steps (the reciprocal square root's estimate, one correction) without its
-/// branch to a slow path. Over every normal float the steps alone differ from sqrt.rn on
-/// 1,831,424 inputs, all below 2^-102 (probe sqrt_domain.cu, RESULTS.md "float32 normals from
-/// two tables"), where the rule's inputs (0, or 2^-23 and above) never fall; test_random's 2^22
-/// GPU normals equal the host's bit for bit.
-CUNP_HD inline float sqrt_exact(float x) {
-#if defined(__CUDA_ARCH__)
-  float y;
-  asm("rsqrt.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-  const float s = __fmul_rn(x, y), h = __fmul_rn(0.5f, y);
-  return x > 0 ? __fmaf_rn(__fmaf_rn(-s, s, x), h, s) : 0.0f;
-#else
-  return std::sqrt(x);
-#endif
-}
-
-/// cos and sin of the angle 2 pi (w >> 8) / 2^24 (the top 24 bits of w, a fraction of a turn):
-/// the arc of `table` (transform_tables.hpp) that the top 8 bits pick, then the angle d from
-/// its centre, |d| <= pi / 256, by cos d = 1 - d^2/2 and sin d = d - d^3/6 (the next terms are
-/// below 1e-9) and the sum formulas. No quadrant logic: the table covers the whole circle.
-CUNP_HD inline void sincos_turn(std::uint32_t w, const turn_entry* table, float* sin_out,
-                                float* cos_out) {
-  constexpr float step = 0x1.921fb6p-30f;  // pi / 2^31 in float32: an angle per unit of w
-  const turn_entry c = table[w >> (32 - turn_table_bits)];
-  // (w's bits below the arc's, their half-arc subtracted in one rounding: -2^23 step is exact)
-  const float d = fma_exact(static_cast<float>(w & 0x00ffff00u), step, mul_rn(-0x1p23f, step));
-  const float d2 = mul_rn(d, d);
-  const float sin_d = fma_exact(mul_rn(d2, d), -0x1.555556p-3f, d);
-  const float cos_d_less_one = mul_rn(d2, -0.5f);
-  *cos_out = fma_exact(-c.sin, sin_d, fma_exact(c.cos, cos_d_less_one, c.cos));
-  *sin_out = fma_exact(c.cos, sin_d, fma_exact(c.sin, cos_d_less_one, c.sin));
+/// The standard normal quantile of a 32-bit draw h in float32: z(u) = -ndtri((u + 1/2) 2^-32)
+/// of u = 2^31 - 1 - (h's low 31 bits), with the sign of h's top bit; so the 2^32 draws give
+/// 2^32 equally likely normals, symmetric, the largest 6.23. A segment of u (or, near the
+/// centre, of w = 2^31 - 1 - u) picks a cubic from `table` (transform_tables.hpp, or a GPU
+/// block's copy of it in shared memory), evaluated at t, u's or w's offset into the segment:
+/// within 2.3 ulp of z over every draw (scripts/transform_tables.py). One table entry, three
+/// fma and integer steps: no log, square root or sin/cos, the same steps for every lane.
+CUNP_HD inline float normal_quantile(std::uint32_t h, const quantile_entry* table) {
+  static_assert(quantile_tail_bits == quantile_centre_bits + quantile_octave_bits);
+  const std::uint32_t u = ~h & 0x7fffffffu;  // 2^31 - 1 - (h's low 31 bits)
+  // The tail (u < 2^quantile_tail_bits): u's top bit and the next quantile_octave_bits pick the
+  // segment, t = the s bits below (u < 16: s = 0, a segment each). The centre: segments of
+  // 2^quantile_centre_bits values of w = 2^31 - 1 - u, taken as x = w + 2^quantile_tail_bits,
+  // whose segments then follow the tail's in the table and whose t is w's low bits.
+  const bool tail = u < (1u << quantile_tail_bits);
+  const std::uint32_t x = tail ? u : (0x7fffffffu + (1u << quantile_tail_bits)) - u;
+  const int top_less = 31 - quantile_octave_bits - countl_zero32(u);  // u = 0: below 0
+  const int s = top_less < 0 ? 0 : top_less < quantile_centre_bits ? top_less : quantile_centre_bits;
+  const quantile_entry c = table[(std::uint32_t(s) << quantile_octave_bits) + (x >> s)];
+  const float t = static_cast<float>(x & ((1u << s) - 1));  // rounded to nearest
+  const float z = fma_exact(fma_exact(fma_exact(c.c3, t, c.c2), t, c.c1), t, c.c0);
+  std::uint32_t bits;  // z, with h's top bit as its sign
+  std::memcpy(&bits, &z, sizeof bits);
+  bits ^= h & 0x80000000u;
+  float out;
+  std::memcpy(&out, &bits, sizeof out);
+  return out;
 }
 
 }  // namespace cunp::detail

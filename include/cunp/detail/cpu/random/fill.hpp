@@ -43,7 +43,7 @@ void random_fill(host_backend, const ndarray<T>& out, Engine& s, const Rule& rul
   }
 }
 
-/// Fills `out` two elements at a time by a pair rule (Box-Muller), each pair from Rule::draws
+/// Fills `out` two elements at a time by a pair rule (the normal's), each pair from Rule::draws
 /// 64-bit draws (the buffered half untouched); an odd last element drops its partner.
 template <class T, class Engine, class Rule>
 void random_pairs(host_backend, const ndarray<T>& out, Engine& s, const Rule& rule) {

@@ -4,7 +4,7 @@
 // start at their own draws and then step by the grid's width (PCG64: one multiply-add a draw,
 // like the sequential generator; Philox: one block a draw).
 //
-// A pair rule (Box-Muller) makes elements 2k and 2k + 1 from the 64-bit draws of pair k, one
+// A pair rule (the normal's) makes elements 2k and 2k + 1 from the 64-bit draws of pair k, one
 // kernel too. A rule without rejection maps draws to elements by position (64-bit draws one to
 // one; 32-bit draws the buffered half first, then both halves of each 64-bit draw; narrower
 // draws the pieces of each 32-bit one), one kernel. Lemire's bounded integers refuse a few
@@ -61,12 +61,18 @@ template <class Draws> struct draw_origin {
   std::uint32_t lead_bits;
 };
 
-/// A fill kernel's copy of the tables its rule reads (takes_tables), or nothing.
+/// A fill kernel's copy of the table its rule reads (takes_tables: Rule::tables_type), or
+/// nothing.
 struct no_tables {};
-template <class Rule>
-using tables_param = std::conditional_t<takes_tables<Rule>, transform_tables_t, no_tables>;
-template <class Rule> tables_param<Rule> tables_for() {
-  if constexpr (takes_tables<Rule>) return transform_tables;
+template <class Rule, bool = takes_tables<Rule>> struct tables_of {
+  using type = no_tables;
+};
+template <class Rule> struct tables_of<Rule, true> {
+  using type = typename Rule::tables_type;
+};
+template <class Rule> using tables_param = typename tables_of<Rule>::type;
+template <class Rule> tables_param<Rule> tables_for(const Rule& rule) {
+  if constexpr (takes_tables<Rule>) return *rule.tables;
   else return {};
 }
 
@@ -75,8 +81,10 @@ template <class Rule> tables_param<Rule> tables_for() {
 template <class Rule>
 __device__ __forceinline__ void stage_tables(Rule& rule, const tables_param<Rule>& tables) {
   if constexpr (takes_tables<Rule>) {
-    constexpr int words = int(sizeof(transform_tables_t) / sizeof(std::uint64_t));
-    __shared__ transform_tables_t shared;
+    using table_t = tables_param<Rule>;
+    static_assert(sizeof(table_t) % sizeof(std::uint64_t) == 0);
+    constexpr int words = int(sizeof(table_t) / sizeof(std::uint64_t));
+    __shared__ table_t shared;
     const auto* from = reinterpret_cast<const std::uint64_t*>(&tables);
     auto* to = reinterpret_cast<std::uint64_t*>(&shared);
     for (int i = int(threadIdx.x); i < words; i += int(blockDim.x)) to[i] = from[i];
@@ -431,7 +439,7 @@ void random_fill(cuda_backend, const ndarray<T>& out, Engine& s, const Rule& rul
     const bool aligned =
         reinterpret_cast<std::uintptr_t>(out.data()) % cuda::bytes_per_draw<T, Rule> == 0;
     cuda::fixed_fill_kernel<<<grid, cuda::block_threads, 0, on.stream>>>(
-        out.data(), n, draws, o, aligned, rule, cuda::tables_for<Rule>());
+        out.data(), n, draws, o, aligned, rule, cuda::tables_for(rule));
     CUNP_CUDA_CHECK_LAUNCH("fixed_fill_kernel");
     skip_draws(s, W, std::uint64_t(n));
     return;
@@ -505,7 +513,7 @@ void random_pairs(cuda_backend, const ndarray<T>& out, Engine& s, const Rule& ru
   const cuda::draw_origin<decltype(draws_of(s))> o{
       draws_in, draws_in.stride(std::uint64_t(grid) * cuda::block_threads * Rule::draws), 0, 0};
   cuda::pair_fill_kernel<<<grid, cuda::block_threads, 0, on.stream>>>(out.data(), n, o, rule,
-                                                                       cuda::tables_for<Rule>());
+                                                                       cuda::tables_for(rule));
   CUNP_CUDA_CHECK_LAUNCH("pair_fill_kernel");
   skip_draws(s, 64, std::uint64_t(pairs) * Rule::draws);
 }
