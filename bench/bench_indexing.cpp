@@ -195,6 +195,61 @@ void take_cunp(State& s) {
            [&] { consume(cunp::take(a, idx)); });
 }
 
+/// The plain gather CuPy's take runs (one position a thread, k threads, no bounds check, no
+/// negative indices): what take's checks and index normalisation cost, on the same data.
+__global__ void take_raw_kernel(const float* a, const std::int64_t* idx, float* out,
+                                std::int64_t k) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < k;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    out[i] = a[idx[i]];
+}
+
+void take_raw(State& s) {
+  const index_t n = index_t(1) << 28, k = index_t(1) << 26;
+  const auto& a = kept<float>("flat", {n});
+  const auto& idx = kept_indices(k, n);
+  auto out = cunp::empty<float>({k}, gpu0);
+  gpu_loop(s, {bytes_of(idx) + 2.0 * 4 * double(k), against::copy_ceiling, true}, [&] {
+    take_raw_kernel<<<unsigned(k / 256), 256, 0, stream()>>>(a.data(), idx.data(), out.data(),
+                                                             k);
+  });
+}
+
+/// take's floor: its k random 4-byte reads from 1 GiB alone (places drawn inside the kernel by
+/// a 64-bit mix, nothing read but a, one word written a thread only if its sum is -1), four
+/// independent loads a thread in flight. Bytes are counted as 32 a read, the sector DRAM sends:
+/// frac_copy compares the random-sector rate with the sequential copy's.
+__global__ void random_reads_kernel(const float* a, std::uint64_t mask, std::int64_t k,
+                                    float* sink) {
+  const std::int64_t threads = std::int64_t(gridDim.x) * blockDim.x;
+  float sum = 0;
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < k;
+       i += 4 * threads) {
+    float v[4];
+#pragma unroll
+    for (int u = 0; u < 4; ++u) {
+      std::uint64_t z = std::uint64_t(i + u * threads) * 0x9e3779b97f4a7c15ull;
+      z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+      z ^= z >> 31;
+      v[u] = i + u * threads < k ? a[z & mask] : 0.0f;
+    }
+    sum += (v[0] + v[1]) + (v[2] + v[3]);
+  }
+  if (sum == -1.0f) *sink = sum;
+}
+
+void random_reads_raw(State& s) {
+  const index_t n = index_t(1) << 28, k = index_t(1) << 26;
+  const auto& a = kept<float>("flat", {n});
+  auto sink = cunp::empty<float>({1}, gpu0);
+  s.SetLabel("2^26 random 4-byte reads of 1 GiB, 32 bytes counted a read");
+  gpu_loop(s, {32.0 * double(k), against::copy_ceiling, true}, [&] {
+    random_reads_kernel<<<unsigned(k / 1024), 256, 0, stream()>>>(a.data(),
+                                                                  std::uint64_t(n - 1), k,
+                                                                  sink.data());
+  });
+}
+
 /// add_at(bins, idx, v): 2^26 float32 values into 2^20 bins (repeated indices accumulate).
 void add_at_cunp(State& s) {
   const index_t bins = index_t(1) << 20, k = index_t(1) << 26;
@@ -203,6 +258,25 @@ void add_at_cunp(State& s) {
   const auto& v = kept<float>("values", {k});
   gpu_loop(s, {bytes_of(idx) + bytes_of(v) + 2 * bytes_of(out), against::copy_ceiling, true},
            [&] { cunp::add_at(out, idx, v); });
+}
+
+/// The plain scatter CuPy's add.at runs: one atomicAdd a value, no bounds check.
+__global__ void add_at_raw_kernel(float* bins, const std::int64_t* idx, const float* v,
+                                  std::int64_t k) {
+  for (std::int64_t i = blockIdx.x * std::int64_t(blockDim.x) + threadIdx.x; i < k;
+       i += std::int64_t(gridDim.x) * blockDim.x)
+    atomicAdd(bins + idx[i], v[i]);
+}
+
+void add_at_raw(State& s) {
+  const index_t bins = index_t(1) << 20, k = index_t(1) << 26;
+  auto out = cunp::zeros<float>({bins}, gpu0);
+  const auto& idx = kept_indices(k, bins);
+  const auto& v = kept<float>("values", {k});
+  const double bytes = bytes_of(idx) + bytes_of(v) + 2 * bytes_of(out);
+  gpu_loop(s, {bytes, against::copy_ceiling, true}, [&] {
+    add_at_raw_kernel<<<unsigned(k / 256), 256, 0, stream()>>>(out.data(), idx.data(), v.data(), k);
+  });
 }
 
 // ---- padding --------------------------------------------------------------------------------
@@ -237,7 +311,10 @@ void register_benchmarks() {
   gpu("mask/raw/float32", mask_raw, {1 << 28});
   gpu("nonzero/cunp/bool", nonzero_cunp, {1 << 28});
   gpu("take/cunp/float32", take_cunp, {1 << 26});
+  gpu("take/raw/float32", take_raw, {1 << 26});
+  gpu("random_reads/raw/float32", random_reads_raw, {1 << 26});
   gpu("add_at/cunp/float32", add_at_cunp, {1 << 26});
+  gpu("add_at/raw/float32", add_at_raw, {1 << 26});
 }
 
 }  // namespace

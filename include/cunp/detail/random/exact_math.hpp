@@ -10,7 +10,6 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
-#include <cstring>
 
 #include "cunp/config.hpp"
 #include "cunp/detail/core/math.hpp"
@@ -51,12 +50,10 @@ CUNP_HD inline int countl_zero32(std::uint32_t x) {
 /// x = m 2^e with m in [sqrt(1/2), sqrt(2)); log m = 2 atanh(s), s = (m - 1)/(m + 1),
 /// |s| < 0.172, by its series to s^21; e log 2 in two parts.
 CUNP_HD inline double log_exact(double x) {
-  std::uint64_t bits;
-  std::memcpy(&bits, &x, sizeof bits);
+  std::uint64_t bits = std::bit_cast<std::uint64_t>(x);
   int e = int((bits >> 52) & 0x7ff) - 1023;
   bits = (bits & 0x000fffffffffffffull) | 0x3ff0000000000000ull;  // m in [1, 2)
-  double m;
-  std::memcpy(&m, &bits, sizeof m);
+  double m = std::bit_cast<double>(bits);
   if (m > 0x1.6a09e667f3bcdp+0) {  // sqrt(2): take m / 2 (exact) and e + 1
     m = mul_rn(m, 0.5);
     ++e;
@@ -85,10 +82,7 @@ CUNP_HD inline double log_any(double x) {
 
 /// 2^k for -1022 <= k <= 1023, from its bits.
 CUNP_HD inline double pow2_exact(int k) {
-  const std::uint64_t bits = std::uint64_t(k + 1023) << 52;
-  double r;
-  std::memcpy(&r, &bits, sizeof r);
-  return r;
+  return std::bit_cast<double>(std::uint64_t(k + 1023) << 52);
 }
 
 /// exp(x) for every x (0 below about -745.1, inf above about 709.8, NaN kept): x = k log 2 + r
@@ -166,14 +160,12 @@ CUNP_HD inline float add_exact(float a, float b) {
 /// log z = log c + log1p(r), r = z/c - 1 in one rounding, |r| < 2^-8, by its series to r^4.
 /// No division: the GPU's IEEE division is a dozen instructions and a slow path.
 CUNP_HD inline float log_exact(float x, const logf_entry* table) {
-  std::uint32_t ix;
-  std::memcpy(&ix, &x, sizeof ix);
+  const std::uint32_t ix = std::bit_cast<std::uint32_t>(x);
   const std::uint32_t tmp = ix - logf_offset;
   const int k = static_cast<int>(tmp) >> 23;  // the exponent, arithmetic shift
   const logf_entry c = table[(tmp >> (23 - logf_table_bits)) & ((1u << logf_table_bits) - 1)];
   const std::uint32_t iz = ix - (tmp & 0xff800000u);
-  float z;
-  std::memcpy(&z, &iz, sizeof z);
+  const float z = std::bit_cast<float>(iz);
   const float r = fma_exact(z, c.invc, -1.0f);
   const float q = fma_exact(fma_exact(r, -0.25f, 0x1.555556p-2f), r, -0.5f);
   const float log1p_r = fma_exact(q, mul_rn(r, r), r);
@@ -203,12 +195,7 @@ CUNP_HD inline float normal_quantile(std::uint32_t h, const quantile_entry* tabl
   const quantile_entry c = table[(std::uint32_t(s) << quantile_octave_bits) + (x >> s)];
   const float t = static_cast<float>(x & ((1u << s) - 1));  // rounded to nearest
   const float z = fma_exact(fma_exact(fma_exact(c.c3, t, c.c2), t, c.c1), t, c.c0);
-  std::uint32_t bits;  // z, with h's top bit as its sign
-  std::memcpy(&bits, &z, sizeof bits);
-  bits ^= h & 0x80000000u;
-  float out;
-  std::memcpy(&out, &bits, sizeof out);
-  return out;
+  return std::bit_cast<float>(std::bit_cast<std::uint32_t>(z) ^ (h & 0x80000000u));  // h's sign
 }
 
 }  // namespace cunp::detail
